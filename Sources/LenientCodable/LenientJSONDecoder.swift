@@ -1,0 +1,276 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// Decodes `Decodable` values from JSON, forgiving the mismatches real servers send — or, with
+/// ``Options/strict``, exactly as Foundation's `JSONDecoder` does.
+///
+/// `LenientJSONDecoder` has every property of `JSONDecoder`, with the same names and
+/// Foundation's own strategy types, so replacing one with the other is a one-word change:
+///
+/// ```swift
+/// struct Book: Codable {
+///     var name: String
+///     var page: Int
+/// }
+///
+/// let decoder = LenientJSONDecoder()
+/// decoder.dateDecodingStrategy = .iso8601
+/// let book = try decoder.decode(Book.self, from: data)
+/// ```
+///
+/// The decoder reads the input in one pass into a compact tree of offsets into the bytes, then
+/// decodes the value from that tree: strings and numbers are converted only when a model asks
+/// for them.
+///
+/// Like `JSONDecoder`, the class is `Sendable`: one instance may decode on many threads at
+/// once. Each `decode` call works with the settings as they were when it started.
+public final class LenientJSONDecoder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var settings: DecoderSettings
+
+    /// Creates a decoder.
+    ///
+    /// - Parameter options: What the decoder forgives; ``Options/lenient`` unless you say otherwise.
+    public init(options: Options = .lenient) {
+        settings = DecoderSettings(options: options)
+    }
+
+    /// Creates a decoder with the given options.
+    ///
+    /// ```swift
+    /// let strict = LenientJSONDecoder(.strict)
+    /// ```
+    ///
+    /// - Parameter options: What the decoder forgives.
+    public convenience init(_ options: Options) {
+        self.init(options: options)
+    }
+
+    private func withSettings<Value>(_ body: (inout DecoderSettings) -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&settings)
+    }
+
+    /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
+    /// or a combination of your own.
+    public var options: Options {
+        get { withSettings { $0.options } }
+        set { withSettings { $0.options = newValue } }
+    }
+
+    /// How dates are decoded; the same as `JSONDecoder.dateDecodingStrategy`.
+    public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy {
+        get { withSettings { $0.dateDecodingStrategy } }
+        set { withSettings { $0.dateDecodingStrategy = newValue } }
+    }
+
+    /// How `Data` is decoded; the same as `JSONDecoder.dataDecodingStrategy`.
+    public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy {
+        get { withSettings { $0.dataDecodingStrategy } }
+        set { withSettings { $0.dataDecodingStrategy = newValue } }
+    }
+
+    /// How strings that stand for non-finite numbers are decoded; the same as
+    /// `JSONDecoder.nonConformingFloatDecodingStrategy`.
+    public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy {
+        get { withSettings { $0.nonConformingFloatDecodingStrategy } }
+        set { withSettings { $0.nonConformingFloatDecodingStrategy = newValue } }
+    }
+
+    /// How JSON keys are turned into coding keys; the same as `JSONDecoder.keyDecodingStrategy`.
+    public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy {
+        get { withSettings { $0.keyDecodingStrategy } }
+        set { withSettings { $0.keyDecodingStrategy = newValue } }
+    }
+
+    /// Values handed to every `init(from:)` through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { withSettings { $0.userInfo } }
+        set { withSettings { $0.userInfo = newValue } }
+    }
+
+    /// Whether to accept JSON5: comments, trailing commas, unquoted keys, single-quoted strings,
+    /// hexadecimal numbers, leading or trailing decimal points, a leading `+`, `Infinity` and
+    /// `NaN`, and escaped line breaks. The same as `JSONDecoder.allowsJSON5`.
+    public var allowsJSON5: Bool {
+        get { withSettings { $0.allowsJSON5 } }
+        set { withSettings { $0.allowsJSON5 = newValue } }
+    }
+
+    /// Whether a JSON5 document may omit the braces around a top-level object; the same as
+    /// `JSONDecoder.assumesTopLevelDictionary`. It has effect only with ``allowsJSON5``.
+    public var assumesTopLevelDictionary: Bool {
+        get { withSettings { $0.assumesTopLevelDictionary } }
+        set { withSettings { $0.assumesTopLevelDictionary = newValue } }
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes a value of the given type from JSON data.
+    ///
+    /// UTF-8 (with or without a byte order mark), UTF-16 and UTF-32 input are accepted.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The JSON document.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`. Syntax errors are `dataCorrupted` with a ``JSONParseError``
+    ///   (line, column and byte offset) as the underlying error.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let settings = withSettings { $0 }
+        return try data.withUnsafeBytes { raw in
+            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), settings: settings)
+        }
+    }
+
+    /// Decodes a value of the given type from JSON text.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - string: The JSON document.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
+        let settings = withSettings { $0 }
+        var string = string
+        return try string.withUTF8 { buffer in
+            try TreeDecoder.decode(type, from: buffer, settings: settings, isKnownUTF8: true)
+        }
+    }
+
+    /// Decodes a value of the given type from JSON bytes.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: The JSON document.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        let settings = withSettings { $0 }
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try TreeDecoder.decode(type, from: buffer, settings: settings)
+        }
+    }
+
+    /// Decodes a value of the given type from a ``JSONValue``.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - value: The JSON value.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        var settings = withSettings { $0 }
+        // The value's own text is plain JSON even when it came from a JSON5 document.
+        settings.allowsJSON5 = false
+        settings.assumesTopLevelDictionary = false
+        var bytes = JSONValueWriter.compactUTF8(value)
+        return try bytes.withUnsafeMutableBufferPointer { buffer in
+            try TreeDecoder.decode(type, from: UnsafeBufferPointer(buffer), settings: settings, isKnownUTF8: true)
+        }
+    }
+
+    /// Decodes a value of the given type from what `JSONSerialization` produces: dictionaries,
+    /// arrays, strings, `NSNumber`s and `NSNull`.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - object: A JSON object graph.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError.dataCorrupted` when the object is not a valid JSON object graph,
+    ///   and otherwise as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: Decodable>(_ type: T.Type, fromJSONObject object: Any) throws -> T {
+        let value: JSONValue
+        do {
+            value = try JSONValue(jsonObject: object)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given object is not a valid JSON object graph.", underlyingError: error))
+        }
+        return try decode(type, from: value)
+    }
+
+    /// Decodes a value that needs a configuration from JSON data.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The JSON document.
+    ///   - configuration: The configuration handed to `init(from:configuration:)`.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T: DecodableWithConfiguration>(
+        _ type: T.Type, from data: Data, configuration: T.DecodingConfiguration
+    ) throws -> T {
+        try decode(ConfiguredBox<T>.self, from: data, configuration: configuration)
+    }
+
+    /// Decodes a value whose configuration comes from a provider type, from JSON data.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The JSON document.
+    ///   - configuration: The type that provides the configuration.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
+    public func decode<T, C>(
+        _ type: T.Type, from data: Data, configuration: C.Type
+    ) throws -> T where T: DecodableWithConfiguration, C: DecodingConfigurationProviding, T.DecodingConfiguration == C.DecodingConfiguration {
+        try decode(type, from: data, configuration: C.decodingConfiguration)
+    }
+
+    private func decode<T: DecodableWithConfiguration>(
+        _ box: ConfiguredBox<T>.Type, from data: Data, configuration: T.DecodingConfiguration
+    ) throws -> T {
+        var settings = withSettings { $0 }
+        let key = CodingUserInfoKey.lenientConfiguration
+        settings.userInfo[key] = ConfigurationHolder(configuration)
+        return try data.withUnsafeBytes { raw in
+            try TreeDecoder.decode(box, from: raw.bindMemory(to: UInt8.self), settings: settings).value
+        }
+    }
+}
+
+/// Carries a configuration to ``ConfiguredBox`` through `userInfo` without making it visible as
+/// a `Sendable` requirement on the user's configuration type.
+struct ConfigurationHolder: @unchecked Sendable {
+    let configuration: Any
+    init(_ configuration: Any) { self.configuration = configuration }
+}
+
+extension CodingUserInfoKey {
+    static let lenientConfiguration = CodingUserInfoKey(rawValue: "LenientCodable.configuration")!
+}
+
+/// Decodes a `DecodableWithConfiguration` value at the top level with the configuration that
+/// the decode call put in `userInfo`, then hides the entry from the value's own decoding.
+struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable {
+    let value: T
+
+    init(from decoder: any Decoder) throws {
+        guard let holder = decoder.userInfo[.lenientConfiguration] as? ConfigurationHolder,
+            let configuration = holder.configuration as? T.DecodingConfiguration
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Missing decoding configuration."))
+        }
+        value = try T(from: decoder, configuration: configuration)
+    }
+}
+
+/// Everything a decode call reads from the decoder, copied once under the lock.
+struct DecoderSettings: @unchecked Sendable {
+    var options: LenientJSONDecoder.Options
+    var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
+    var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64
+    var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
+    var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var allowsJSON5 = false
+    var assumesTopLevelDictionary = false
+
+    init(options: LenientJSONDecoder.Options) {
+        self.options = options
+    }
+}

@@ -1,0 +1,113 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// The members of a JSON object, in order, with lookup by key.
+///
+/// `JSONObject` is the payload of ``JSONValue/object(_:)``. It keeps the members in the order
+/// the document wrote them (or the order they were added), holds each key once, and compares
+/// equal to another object with the same members in any order.
+///
+/// ```swift
+/// var object: JSONObject = ["id": 1, "name": "Ada"]
+/// object["email"] = "ada@example.com"   // appended at the end
+/// object["id"] = nil                     // removed
+/// object.keys                            // ["name", "email"]
+/// ```
+public struct JSONObject: Sendable {
+    private var storage: [(key: String, value: JSONValue)]
+
+    /// Creates an empty object.
+    public init() { storage = [] }
+
+    /// Creates an object from members in order; a repeated key keeps its first value, as the
+    /// parser does with duplicate keys.
+    ///
+    /// - Parameter members: The members.
+    public init(_ members: some Sequence<(key: String, value: JSONValue)>) {
+        storage = []
+        var seen = Set<String>()
+        for member in members where seen.insert(member.key).inserted {
+            storage.append(member)
+        }
+    }
+
+    /// Creates an object from members already known to have unique keys.
+    init(uniqueMembers members: [(key: String, value: JSONValue)]) {
+        storage = members
+    }
+
+    /// The keys, in order.
+    public var keys: [String] { storage.map(\.key) }
+
+    /// The values, in the order of their keys.
+    public var values: [JSONValue] { storage.map(\.value) }
+
+    /// The members as a dictionary.
+    public var dictionary: [String: JSONValue] {
+        Dictionary(storage, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The value for a key, or `nil` when the object has no such member.
+    ///
+    /// Setting a value replaces the member in place or appends a new one; setting `nil` removes it.
+    ///
+    /// - Complexity: O(*n*) in the number of members.
+    public subscript(key: String) -> JSONValue? {
+        get { storage.first(where: { $0.key == key })?.value }
+        set {
+            let index = storage.firstIndex(where: { $0.key == key })
+            switch (index, newValue) {
+            case (let index?, let value?): storage[index].value = value
+            case (let index?, nil): storage.remove(at: index)
+            case (nil, let value?): storage.append((key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+}
+
+extension JSONObject: RandomAccessCollection {
+    /// The position of the first member.
+    public var startIndex: Int { storage.startIndex }
+    /// The position after the last member.
+    public var endIndex: Int { storage.endIndex }
+    /// The member at a position.
+    ///
+    /// - Parameter position: A valid position.
+    public subscript(position: Int) -> (key: String, value: JSONValue) { storage[position] }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Creates an object from a literal, in the order written.
+    ///
+    /// - Parameter elements: The members. A repeated key keeps its first value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements.map { (key: $0.0, value: $0.1) })
+    }
+}
+
+extension JSONObject: Hashable {
+    /// Whether two objects have the same members, in any order.
+    ///
+    /// - Parameters:
+    ///   - lhs: An object.
+    ///   - rhs: Another object.
+    /// - Returns: `true` when they are equal.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        if lhs.storage.elementsEqual(rhs.storage, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
+        return lhs.dictionary == rhs.dictionary
+    }
+
+    /// Hashes the members regardless of their order.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dictionary)
+    }
+}
+
+extension JSONObject: CustomStringConvertible {
+    /// The object as compact JSON-like text, for debugging.
+    public var description: String { JSONValue.object(self).description }
+}

@@ -1,0 +1,188 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value from any decoder.
+    ///
+    /// Under ``LenientJSONDecoder`` the value is built straight from the parsed document, so
+    /// numbers keep their literal text and objects their member order. Under other decoders it
+    /// is rebuilt through their containers: numbers then carry the text of the decoded
+    /// `Int64`, `UInt64` or `Double`.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.dataCorrupted` when the decoder holds no JSON-like value.
+    public init(from decoder: any Decoder) throws {
+        if let treeDecoder = decoder as? TreeDecoder {
+            self = treeDecoder.currentJSONValue()
+            return
+        }
+        if let container = try? decoder.singleValueContainer() {
+            if container.decodeNil() {
+                self = .null
+                return
+            }
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+                return
+            }
+            if let value = try? container.decode(Int64.self) {
+                self = .number(String(value))
+                return
+            }
+            if let value = try? container.decode(UInt64.self) {
+                self = .number(String(value))
+                return
+            }
+            if let value = try? container.decode(Double.self) {
+                self = .number(JSONValue.literal(for: value))
+                return
+            }
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+                return
+            }
+        }
+        if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var members: [(key: String, value: JSONValue)] = []
+            for key in container.allKeys {
+                members.append((key: key.stringValue, value: try container.decode(JSONValue.self, forKey: key)))
+            }
+            self = .object(JSONObject(members))
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !container.isAtEnd {
+                elements.append(try container.decode(JSONValue.self))
+            }
+            self = .array(elements)
+            return
+        }
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: decoder.codingPath, debugDescription: "The decoder holds no JSON value."))
+    }
+
+    /// Encodes the value into any encoder.
+    ///
+    /// Under ``LenientJSONEncoder`` numbers are written with their literal text. Under other
+    /// encoders a number is encoded as an `Int64` or `UInt64` when its text is an integer that
+    /// fits, and otherwise as a `Double`.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: `EncodingError.invalidValue` for number text that is not a number.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let text):
+            var container = encoder.singleValueContainer()
+            if let value = Int64(text) {
+                try container.encode(value)
+            } else if let value = UInt64(text) {
+                try container.encode(value)
+            } else if let value = Double(text) {
+                try container.encode(value)
+            } else {
+                throw EncodingError.invalidValue(
+                    self, .init(codingPath: encoder.codingPath, debugDescription: "\"\(text)\" is not a JSON number."))
+            }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .object(let object):
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in object { try container.encode(value, forKey: AnyCodingKey(key)) }
+        }
+    }
+}
+
+/// A coding key for any string or index.
+struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    var stringValue: String
+    var intValue: Int?
+
+    init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+
+    init(stringValue: String) { self.init(stringValue) }
+
+    init(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    /// The key Foundation uses for an element of an unkeyed container: "Index 3".
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+
+    /// The key Foundation uses for `superDecoder()` and `superEncoder()`.
+    static let `super` = AnyCodingKey("super")
+}
+
+// MARK: - JSONSerialization objects
+
+extension JSONValue {
+    /// Converts what `JSONSerialization` produces (dictionaries, arrays, strings, `NSNumber`s,
+    /// `NSNull`) or plain Swift values of those shapes.
+    init(jsonObject object: Any) throws {
+        switch object {
+        case is NSNull:
+            self = .null
+        case let value as JSONValue:
+            self = value
+        case let value as String:
+            self = .string(value)
+        case let value as NSNumber:
+            // Booleans are NSNumbers whose storage type is a C `char`, on every platform.
+            if String(cString: value.objCType) == "c" {
+                self = .bool(value.boolValue)
+            } else {
+                self = .number(JSONValue.literal(for: value))
+            }
+        case let value as [Any]:
+            self = .array(try value.map(JSONValue.init(jsonObject:)))
+        case let value as [String: Any]:
+            let members = try value.sorted { $0.key < $1.key }.map { (key: $0.key, value: try JSONValue(jsonObject: $0.value)) }
+            self = .object(JSONObject(uniqueMembers: members))
+        case Optional<Any>.none:
+            self = .null
+        default:
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "Value of type \(type(of: object)) is not a JSON value."))
+        }
+    }
+
+    private static func literal(for number: NSNumber) -> String {
+        if let decimal = number as? NSDecimalNumber { return decimal.stringValue }
+        switch String(cString: number.objCType) {
+        case "f", "d":
+            return literal(for: number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            return String(number.uint64Value)
+        default:
+            return String(number.int64Value)
+        }
+    }
+}
+
+// MARK: - Description
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text.
+    public var description: String {
+        String(decoding: JSONValueWriter.compactUTF8(self), as: UTF8.self)
+    }
+}
