@@ -1,4 +1,5 @@
 // Temporary: replaced by the real parser and decoder in the next commits.
+import Foundation
 enum JSONInput {
     static func withUTF8<R>(_ buffer: UnsafeBufferPointer<UInt8>, isKnownUTF8: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R { try body(buffer) }
 }
@@ -18,3 +19,5 @@ final class TreeDecoder: Decoder {
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not yet"))
     }
 }
+/// Parses a document to the internal tree and returns its node count. For the benchmark package only.
+@_spi(Benchmarks) public func _parseForBenchmark(_ data: Data) throws -> Int { 0 }
