@@ -111,6 +111,24 @@ extension JSONTree {
         String(decoding: bytes(of: nodes[index]), as: UTF8.self)
     }
 
+    /// The text of a number node in JSON's spelling: JSON5's hexadecimal, signed and dotted
+    /// forms are rewritten (`0x1F` is `31`, `.5` is `0.5`); `Infinity` and `NaN`, which JSON
+    /// cannot spell, keep their names.
+    func jsonNumberText(at index: Int) -> String {
+        let node = nodes[index]
+        guard node.has(JSONNode.json5) else { return numberText(at: index) }
+        switch NumberConversion.json5Value(bytes(of: node)) {
+        case .hexadecimal(let magnitude, let negative):
+            return magnitude == 0 ? "0" : (negative ? "-" : "") + String(magnitude)
+        case .decimal(let text):
+            return text
+        case .double(let value):
+            return value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
+        case .invalid:
+            return numberText(at: index)
+        }
+    }
+
     /// Whether a string node's unescaped text equals the given UTF-8 bytes.
     @inline(__always)
     func stringEquals(at index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -157,7 +175,7 @@ extension JSONTree {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .number: return .number(numberText(at: index))
+        case .number: return .number(jsonNumberText(at: index))
         case .string: return .string(string(at: index))
         case .array:
             var elements: [JSONValue] = []
