@@ -45,6 +45,7 @@ extension ValueDifferentialTests {
             "[0.1,1.10,123456789012345678901234567890,-1e-10,3.14159265358979323846264338327950288,0,-0]", .sameValue),
         DifferentialCase(
             "big integers as Double", [Double].self, "[18446744073709551616,-9223372036854775809]", .sameValue),
+        DifferentialCase("underflowing exponents as Int", [Int].self, "[1e-400,123e-10000000,-1e-400]", .sameValue),
     ]
 
     static let modelCases: [DifferentialCase] = [
