@@ -24,15 +24,23 @@ extension LenientJSONDecoder {
         /// object (`[1, 2,]`). Foundation's `JSONDecoder` accepts them; RFC 8259 does not.
         public var allowsTrailingCommas: Bool
 
+        /// Whether a key that is not present exactly may be found ignoring ASCII case and the
+        /// separators `_`, `-` and space: `userName` then finds `UserName`, `USERNAME`,
+        /// `user_name` or `user-name`. An exact match always wins; a loose one is reported as
+        /// ``DecodingIssue/Kind/keyFallback``.
+        public var allowsLooseKeyMatching: Bool
+
         /// Creates options with every leniency off, as ``strict``.
         public init() {
             allowsTrailingCommas = false
+            allowsLooseKeyMatching = false
         }
 
         /// Every leniency on: the decoder forgives what it can and reports it.
         public static var lenient: Options {
             var options = Options()
             options.allowsTrailingCommas = true
+            options.allowsLooseKeyMatching = true
             return options
         }
 

@@ -54,6 +54,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         return body(&settings)
     }
 
+    /// A copy of the settings, taken under the lock when a decode starts.
+    var currentSettings: DecoderSettings { withSettings { $0 } }
+
     /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
     /// or a combination of your own.
     public var options: Options {

@@ -65,6 +65,26 @@ struct DecodingErrorSummary: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether this error (ours) agrees with Foundation's: the same summary, or the one place where strict mode
+    /// keeps more than Foundation on Linux. For a value that does not fit its type (a number out of range, a date
+    /// that is not ISO 8601) Foundation on Linux throws `dataCorrupted` with an empty coding path, or lets its
+    /// internal `JSONError` escape a nested decode; ours is `dataCorrupted` at the value's real path, as Foundation
+    /// reports it on Apple platforms and as the project's error rules require. Docs/StrictMode.md lists it.
+    func agrees(withFoundation foundation: DecodingErrorSummary) -> Bool {
+        if self == foundation { return true }
+        switch (kind, foundation.kind) {
+        case (.dataCorrupted, .dataCorrupted):
+            return foundation.codingPath.isEmpty
+        case (.dataCorrupted, .other(let name)):
+            return name == "JSONError"
+        case (.noJSONValue(let ours), .noJSONValue(let theirs)):
+            return codingPath == foundation.codingPath && ours.count == theirs.count
+                && zip(ours, theirs).allSatisfy { $0.agrees(withFoundation: $1) }
+        default:
+            return false
+        }
+    }
+
     var description: String {
         let path = "[" + codingPath.map(\.description).joined(separator: ", ") + "]"
         switch kind {

@@ -87,7 +87,8 @@ func expectSameOutcome<Value: Equatable>(
         #expect(actual == expected, comment, sourceLocation: sourceLocation)
     case (.failure(let expected), .failure(let actual)):
         #expect(
-            DecodingErrorSummary(actual) == DecodingErrorSummary(expected), "\(comment ?? "") ours: \(actual)",
+            DecodingErrorSummary(actual).agrees(withFoundation: DecodingErrorSummary(expected)),
+            "\(comment ?? "") ours: \(actual)",
             sourceLocation: sourceLocation)
     case (.value(let expected), .failure(let actual)):
         Issue.record(
