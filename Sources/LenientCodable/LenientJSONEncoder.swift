@@ -201,7 +201,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     public func encode<T, C>(
         _ value: T, configuration: C.Type
     ) throws -> Data
-    where T: EncodableWithConfiguration, C: EncodingConfigurationProviding, T.EncodingConfiguration == C.EncodingConfiguration {
+    where
+        T: EncodableWithConfiguration, C: EncodingConfigurationProviding,
+        T.EncodingConfiguration == C.EncodingConfiguration
+    {
         try encode(value, configuration: C.encodingConfiguration)
     }
 }
@@ -247,6 +250,7 @@ extension TreeEncoder {
     /// value, with an empty path.
     static func depthError(topLevelValue: Any) -> EncodingError {
         EncodingError.invalidValue(
-            topLevelValue, .init(codingPath: [], debugDescription: "Unable to encode the given top-level value to JSON."))
+            topLevelValue,
+            .init(codingPath: [], debugDescription: "Unable to encode the given top-level value to JSON."))
     }
 }

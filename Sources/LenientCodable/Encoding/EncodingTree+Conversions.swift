@@ -34,7 +34,11 @@ extension EncodingTree {
             var memberNodes = children(of: node)
             if sortsKeys { memberNodes.sort { JSONWriter.keyPrecedes(nodes[Int($0)].key, nodes[Int($1)].key) } }
             for child in memberNodes {
-                members.append((key: nodes[Int(child)].key, value: try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1)))
+                members.append(
+                    (
+                        key: nodes[Int(child)].key,
+                        value: try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1)
+                    ))
             }
             return .object(JSONObject(uniqueMembers: members))
         }

@@ -236,7 +236,9 @@ extension JSONWriter {
         }
     }
 
-    private mutating func write(_ nodes: UnsafeBufferPointer<EncodedNode>, node: Int32, depth: Int) throws(DepthExceeded) {
+    private mutating func write(_ nodes: UnsafeBufferPointer<EncodedNode>, node: Int32, depth: Int)
+        throws(DepthExceeded)
+    {
         let current = nodes[Int(node)]
         switch current.kind {
         case .null, .bool, .int, .uint, .double, .float, .literal, .string:

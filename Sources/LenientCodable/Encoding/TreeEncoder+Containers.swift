@@ -127,7 +127,9 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         try encoder.encode(value, into: appendSlot(), key: IndexCodingKey(index))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let index = count
         let element = appendSlot()
         encoder.tree.makeObject(element)
@@ -140,7 +142,8 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let index = count
         let element = appendSlot()
         encoder.tree.makeArray(element)
-        return TreeUnkeyedEncodingContainer(encoder: encoder, node: element, suffix: suffix.appending(IndexCodingKey(index)))
+        return TreeUnkeyedEncodingContainer(
+            encoder: encoder, node: element, suffix: suffix.appending(IndexCodingKey(index)))
     }
 
     mutating func superEncoder() -> any Encoder {

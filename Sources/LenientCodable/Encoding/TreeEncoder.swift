@@ -187,7 +187,8 @@ final class TreeEncoder: Encoder {
         case .secondsSince1970:
             try setFloatingPoint(date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
         case .millisecondsSince1970:
-            try setFloatingPoint(1000.0 * date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
+            try setFloatingPoint(
+                1000.0 * date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
         case .iso8601:
             tree.setString(node, date.formatted(.iso8601))
         #if canImport(Darwin)
@@ -258,7 +259,9 @@ final class TreeEncoder: Encoder {
             guard JSONNumberSyntax.isValid(text) else {
                 throw EncodingError.invalidValue(
                     value,
-                    .init(codingPath: codingPath + path.keys, debugDescription: "\"\(text)\" is not a valid JSON number."))
+                    .init(
+                        codingPath: codingPath + path.keys, debugDescription: "\"\(text)\" is not a valid JSON number.")
+                )
             }
             tree.setLiteral(node, text)
         case .array(let elements):
@@ -272,7 +275,8 @@ final class TreeEncoder: Encoder {
             for (memberKey, memberValue) in object {
                 let (child, existed) = tree.member(memberKey, of: node)
                 if existed { tree.clear(child) }
-                try insert(memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)))
+                try insert(
+                    memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)))
             }
         }
     }
@@ -380,7 +384,9 @@ enum JSONNumberSyntax {
         var next = bytes.next()
         if next == UInt8(ascii: "-") { next = bytes.next() }
         guard let first = next else { return false }
-        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
+        func isDigit(_ byte: UInt8?) -> Bool {
+            byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false
+        }
         if first == UInt8(ascii: "0") {
             next = bytes.next()
         } else if isDigit(first) {

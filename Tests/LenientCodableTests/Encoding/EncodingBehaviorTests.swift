@@ -11,7 +11,8 @@ import Testing
     @Test func keysComeInEncodeOrder() throws {
         let encoder = LenientJSONEncoder()
         let data = try encoder.encode(OrderedModel())
-        #expect(String(decoding: data, as: UTF8.self) == #"{"zebra":1,"apple":{"mango":true,"kiwi":null},"banana":[2]}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"{"zebra":1,"apple":{"mango":true,"kiwi":null},"banana":[2]}"#)
         encoder.outputFormatting = .prettyPrinted
         let pretty = try encoder.encode(OrderedModel())
         let expected = """
@@ -40,7 +41,9 @@ import Testing
             // sorted encoding of the original value.
             let canonical = setup.foundationEncoder([.sortedKeys])
             let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = setup.name.contains("snake") || setup.name.contains("everything") ? .convertFromSnakeCase : .useDefaultKeys
+            decoder.keyDecodingStrategy =
+                setup.name.contains("snake") || setup.name.contains("everything")
+                ? .convertFromSnakeCase : .useDefaultKeys
             if setup.name == "defaults" || setup.name.hasPrefix("date seconds") || setup.name == "data deferredToData" {
                 switch setup.date {
                 case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
@@ -53,7 +56,8 @@ import Testing
             } else {
                 // Other strategies do not round-trip through a decoder; compare the shapes.
                 let ours = try JSONSerialization.jsonObject(with: first) as? NSDictionary
-                let theirs = try JSONSerialization.jsonObject(with: setup.foundationEncoder([]).encode(value)) as? NSDictionary
+                let theirs =
+                    try JSONSerialization.jsonObject(with: setup.foundationEncoder([]).encode(value)) as? NSDictionary
                 #expect(ours != nil)
                 #expect(ours == theirs)
             }
@@ -71,9 +75,13 @@ import Testing
     @Test func jsonValueNumbersKeepTheirTextAndObjectsTheirOrder() throws {
         let value: JSONValue = ["z": .number("1.10"), "a": [.number("-0"), .number("1E+400")], "m": nil, "s": "x/y"]
         let encoder = LenientJSONEncoder()
-        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == #"{"z":1.10,"a":[-0,1E+400],"m":null,"s":"x\/y"}"#)
+        #expect(
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+                == #"{"z":1.10,"a":[-0,1E+400],"m":null,"s":"x\/y"}"#)
         encoder.outputFormatting = .sortedKeys
-        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == #"{"a":[-0,1E+400],"m":null,"s":"x\/y","z":1.10}"#)
+        #expect(
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+                == #"{"a":[-0,1E+400],"m":null,"s":"x\/y","z":1.10}"#)
     }
 
     @Test func jsonValueKeysIgnoreTheKeyStrategy() throws {
@@ -130,7 +138,9 @@ import Testing
         #expect(dictionary["text"] as? String == "t")
         #expect(NSDictionary(dictionary: dictionary) == reference as? NSDictionary)
         let options: JSONSerialization.WritingOptions = [.sortedKeys]
-        #expect(try JSONSerialization.data(withJSONObject: object, options: options) == JSONSerialization.data(withJSONObject: reference, options: options))
+        #expect(
+            try JSONSerialization.data(withJSONObject: object, options: options)
+                == JSONSerialization.data(withJSONObject: reference, options: options))
         #expect(try LenientJSONEncoder().encodeToJSONObject("s") as? String == "s")
     }
 
@@ -143,7 +153,9 @@ import Testing
         let reference = JSONEncoder()
         reference.outputFormatting = .sortedKeys
         #expect(try encoder.encode(value, configuration: "pre-") == reference.encode(value, configuration: "pre-"))
-        #expect(try encoder.encode(value, configuration: PrefixProvider.self) == reference.encode(value, configuration: PrefixProvider.self))
+        #expect(
+            try encoder.encode(value, configuration: PrefixProvider.self)
+                == reference.encode(value, configuration: PrefixProvider.self))
         #expect(String(decoding: try encoder.encode(value, configuration: "x"), as: UTF8.self) == #"{"name":"xn"}"#)
     }
 
@@ -174,10 +186,13 @@ import Testing
 
     @Test(arguments: ErrorCase.all)
     func errorsMatchFoundation(errorCase: ErrorCase) throws {
-        let expected = try #require(encodingError { try errorCase.setup.foundationEncoder([.sortedKeys]).encode(errorCase.value) })
-        let actual = try #require(encodingError { try errorCase.setup.lenientEncoder([.sortedKeys]).encode(errorCase.value) })
+        let expected = try #require(
+            encodingError { try errorCase.setup.foundationEncoder([.sortedKeys]).encode(errorCase.value) })
+        let actual = try #require(
+            encodingError { try errorCase.setup.lenientEncoder([.sortedKeys]).encode(errorCase.value) })
         #expect(actual == expected)
-        let asValue = try #require(encodingError { try errorCase.setup.lenientEncoder([]).encodeToJSONValue(errorCase.value) })
+        let asValue = try #require(
+            encodingError { try errorCase.setup.lenientEncoder([]).encodeToJSONValue(errorCase.value) })
         #expect(asValue == expected)
     }
 }
@@ -202,7 +217,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             testDescription: "NaN date in milliseconds ignores convertToString",
             value: [Date(timeIntervalSince1970: .nan)],
             setup: EncoderSetup(
-                name: "ms", date: .millisecondsSince1970, float: .convertToString(positiveInfinity: "a", negativeInfinity: "b", nan: "c"))),
+                name: "ms", date: .millisecondsSince1970,
+                float: .convertToString(positiveInfinity: "a", negativeInfinity: "b", nan: "c"))),
         ErrorCase(testDescription: "top-level value encoding nothing", value: SilentModel()),
         ErrorCase(testDescription: "512 nested arrays", value: NestedArrays(depth: 512)),
         ErrorCase(testDescription: "600 nested arrays", value: NestedArrays(depth: 600)),

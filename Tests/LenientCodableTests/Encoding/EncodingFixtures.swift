@@ -67,7 +67,8 @@ struct RichModel: Codable, Equatable, Sendable {
             double: small ? -0.0 : .greatestFiniteMagnitude,
             isActive: small,
             text: small ? "" : "héllo wörld 🎉",
-            escapedText: "quote \" backslash \\ slash / controls \u{0}\u{1}\u{8}\u{C}\u{1F}\t\n\r del \u{7F} sep \u{2028}",
+            escapedText:
+                "quote \" backslash \\ slash / controls \u{0}\u{1}\u{8}\u{C}\u{1F}\t\n\r del \u{7F} sep \u{2028}",
             optionalPresent: small ? "x" : "http://a/b",
             optionalAbsent: small ? nil : 7,
             createdAt: Date(timeIntervalSince1970: small ? 0 : 1_234_567_890.123_456),
@@ -160,7 +161,9 @@ struct EncoderSetup: Sendable, CustomTestStringConvertible {
                 try container.encode(data.count)
             }),
         EncoderSetup(name: "data custom writing nothing", data: .custom { _, _ in }),
-        EncoderSetup(name: "float convertToString", float: .convertToString(positiveInfinity: "+∞", negativeInfinity: "-∞", nan: "n/a")),
+        EncoderSetup(
+            name: "float convertToString",
+            float: .convertToString(positiveInfinity: "+∞", negativeInfinity: "-∞", nan: "n/a")),
         EncoderSetup(name: "key convertToSnakeCase", key: .convertToSnakeCase),
         EncoderSetup(
             name: "key custom",
@@ -169,7 +172,8 @@ struct EncoderSetup: Sendable, CustomTestStringConvertible {
             }),
         EncoderSetup(
             name: "everything at once", date: .iso8601, data: .deferredToData,
-            float: .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"), key: .convertToSnakeCase),
+            float: .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
+            key: .convertToSnakeCase),
     ]
 }
 

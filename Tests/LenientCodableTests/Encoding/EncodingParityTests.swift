@@ -18,7 +18,8 @@ import Testing
 
     @Test(arguments: sortedFormattings)
     func nonFiniteFloatsAsStringsMatchFoundation(formatting: JSONEncoder.OutputFormatting) throws {
-        let setup = EncoderSetup(name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?/"))
+        let setup = EncoderSetup(
+            name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?/"))
         try expectSameBytes(NonFiniteModel(), formatting: formatting, setup: setup)
         try expectSameBytes(Double.nan, formatting: formatting, setup: setup)
         try expectSameBytes([Float.infinity], formatting: formatting, setup: setup)
@@ -41,18 +42,22 @@ import Testing
     }
 
     @Test(arguments: [
-        "a", "B", "a10", "a9", "é", "_", "1", "10", "2", "Z", "b", "A", "ab", "aB", "Ab", "~", "-", "a-b", "a_b", "ä", "",
+        "a", "B", "a10", "a9", "é", "_", "1", "10", "2", "Z", "b", "A", "ab", "aB", "Ab", "~", "-", "a-b", "a_b", "ä",
+        "",
         "e\u{301}", "😀", "\u{FF21}",
     ])
     func keySortOrderIsFoundations(extraKey: String) throws {
-        var dictionary = ["a": 0, "B": 1, "a10": 2, "a9": 3, "é": 4, "_": 5, "Z": 6, "aB": 7, "Ab": 8, "10": 9, "9": 10]
+        var dictionary = [
+            "a": 0, "B": 1, "a10": 2, "a9": 3, "é": 4, "_": 5, "Z": 6, "aB": 7, "Ab": 8, "10": 9, "9": 10,
+        ]
         dictionary[extraKey] = 99
         try expectSameBytes(dictionary, formatting: [.sortedKeys])
         try expectSameBytes(dictionary, formatting: [.sortedKeys, .prettyPrinted])
     }
 
     @Test(arguments: [
-        "myURLValue", "_leading", "a1b", "already_snake", "ABC", "aBC", "__x__", "URL", "myID2Go", "é", "ÉtéÀ", "simple",
+        "myURLValue", "_leading", "a1b", "already_snake", "ABC", "aBC", "__x__", "URL", "myID2Go", "é", "ÉtéÀ",
+        "simple",
         "oneTwoThree", "_oneTwoThree_", "a", "", "HTTPSConnection", "x1Y2z", "ǅungla",
     ])
     func snakeCaseKeysMatchFoundation(key: String) throws {
@@ -62,7 +67,8 @@ import Testing
 
     @Test func superEncodersMatchFoundation() throws {
         try expectSameBytes(SubclassModel(), formatting: [.sortedKeys])
-        try expectSameBytes(SubclassModel(), formatting: [.sortedKeys], setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
+        try expectSameBytes(
+            SubclassModel(), formatting: [.sortedKeys], setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
         try expectSameBytes(UnkeyedSuperModel(), formatting: [.sortedKeys, .prettyPrinted])
     }
 
@@ -70,7 +76,8 @@ import Testing
         try expectSameBytes(RepeatedKeyModel(), formatting: [.sortedKeys])
         try expectSameBytes(MergingModel(), formatting: [.sortedKeys])
         try expectSameBytes(
-            SnakeCollisionModel(), formatting: [.sortedKeys], setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
+            SnakeCollisionModel(), formatting: [.sortedKeys],
+            setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
     }
 
     @Test func optionalsMatchFoundation() throws {
