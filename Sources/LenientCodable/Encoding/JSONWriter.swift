@@ -194,11 +194,15 @@ struct JSONWriter {
     }
 
     private mutating func writeIndent() {
-        for _ in 0..<indentLevel {
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(UInt8(ascii: " "))
+        var remaining = indentLevel * 2
+        while remaining > 0 {
+            let chunk = min(remaining, Self.spaces.count)
+            bytes.append(contentsOf: Self.spaces[..<chunk])
+            remaining -= chunk
         }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     private mutating func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -207,7 +211,18 @@ struct JSONWriter {
     /// Whether one key sorts before another under `.sortedKeys`: UTF-8 byte order, which is
     /// what the toolchain's Foundation uses (not a numeric or case-insensitive comparison).
     static func keyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0 {
+                    let order = memcmp(left.baseAddress.unsafelyUnwrapped, right.baseAddress.unsafelyUnwrapped, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
     }
 }
 
@@ -222,7 +237,7 @@ extension JSONWriter {
     }
 
     /// Writes a scalar node; containers are written by the caller.
-    mutating func writeScalar(_ node: EncodedNode) {
+    mutating func writeScalar(_ node: borrowing EncodedNode) {
         switch node.kind {
         case .null: writeNull()
         case .bool: writeBool(node.bits != 0)
@@ -239,47 +254,49 @@ extension JSONWriter {
     private mutating func write(_ nodes: UnsafeBufferPointer<EncodedNode>, node: Int32, depth: Int)
         throws(DepthExceeded)
     {
-        let current = nodes[Int(node)]
-        switch current.kind {
+        // Read fields through the pointer: copying a whole node would retain both its strings.
+        let base = nodes.baseAddress.unsafelyUnwrapped
+        let current = base + Int(node)
+        switch current.pointee.kind {
         case .null, .bool, .int, .uint, .double, .float, .literal, .string:
-            writeScalar(current)
+            writeScalar(current.pointee)
         case .array:
             try open(UInt8(ascii: "["), depth: depth + 1)
-            var child = current.firstChild
+            var child = current.pointee.firstChild
             var isFirst = true
             while child >= 0 {
                 beginElement(isFirst: isFirst)
                 isFirst = false
                 try write(nodes, node: child, depth: depth + 1)
-                child = nodes[Int(child)].nextSibling
+                child = base[Int(child)].nextSibling
             }
             close(UInt8(ascii: "]"))
         case .object, .unset:
             // An unset slot is a value that encoded nothing: Foundation writes an empty object.
             try open(UInt8(ascii: "{"), depth: depth + 1)
-            if sortsKeys && current.childCount > 1 {
+            if sortsKeys && current.pointee.childCount > 1 {
                 var members: [Int32] = []
-                members.reserveCapacity(Int(current.childCount))
-                var child = current.firstChild
+                members.reserveCapacity(Int(current.pointee.childCount))
+                var child = current.pointee.firstChild
                 while child >= 0 {
                     members.append(child)
-                    child = nodes[Int(child)].nextSibling
+                    child = base[Int(child)].nextSibling
                 }
-                members.sort { Self.keyPrecedes(nodes[Int($0)].key, nodes[Int($1)].key) }
+                members.sort { Self.keyPrecedes(base[Int($0)].key, base[Int($1)].key) }
                 for (position, member) in members.enumerated() {
                     beginElement(isFirst: position == 0)
-                    writeKey(nodes[Int(member)].key)
+                    writeKey(base[Int(member)].key)
                     try write(nodes, node: member, depth: depth + 1)
                 }
             } else {
-                var child = current.firstChild
+                var child = current.pointee.firstChild
                 var isFirst = true
                 while child >= 0 {
                     beginElement(isFirst: isFirst)
                     isFirst = false
-                    writeKey(nodes[Int(child)].key)
+                    writeKey(base[Int(child)].key)
                     try write(nodes, node: child, depth: depth + 1)
-                    child = nodes[Int(child)].nextSibling
+                    child = base[Int(child)].nextSibling
                 }
             }
             close(UInt8(ascii: "}"))
