@@ -22,6 +22,8 @@ struct JSONWriter {
     let sortsKeys: Bool
     let escapesSlashes: Bool
     private var indentLevel = 0
+    /// Scratch space for sorting members: each object sorts its slice at the end, then drops it.
+    private var sortBuffer: [Int32] = []
     /// The nesting level at which ``open(_:depth:)`` throws; unlimited for debug descriptions.
     var depthLimit = Self.maximumDepth
 
@@ -167,12 +169,24 @@ struct JSONWriter {
     /// Writes what goes before an element or member: the comma and, when pretty, the line break
     /// and indentation.
     mutating func beginElement(isFirst: Bool) {
-        if !isFirst {
-            bytes.append(UInt8(ascii: ","))
-            if isPretty { bytes.append(UInt8(ascii: "\n")) }
+        guard isPretty else {
+            if !isFirst { bytes.append(UInt8(ascii: ",")) }
+            return
         }
-        if isPretty { writeIndent() }
+        // One copy for the comma, the line break and the indentation together.
+        let prefix = Self.separatorAndSpaces
+        let width = indentLevel * 2
+        if width + 2 <= prefix.utf8CodeUnitCount {
+            let start = isFirst ? 2 : 0
+            bytes.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start + start, count: width + 2 - start))
+        } else {
+            if !isFirst { append(",\n") }
+            writeIndent()
+        }
     }
+
+    private static let separatorAndSpaces: StaticString =
+        ",\n                                                                "
 
     /// Writes an object member's key and the separator after it.
     mutating func writeKey(_ key: String) {
@@ -195,14 +209,15 @@ struct JSONWriter {
 
     private mutating func writeIndent() {
         var remaining = indentLevel * 2
+        let spaces = Self.spaces
         while remaining > 0 {
-            let chunk = min(remaining, Self.spaces.count)
-            bytes.append(contentsOf: Self.spaces[..<chunk])
+            let chunk = min(remaining, spaces.utf8CodeUnitCount)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: spaces.utf8Start, count: chunk))
             remaining -= chunk
         }
     }
 
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    private static let spaces: StaticString = "                                                                "
 
     private mutating func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -275,19 +290,21 @@ extension JSONWriter {
             // An unset slot is a value that encoded nothing: Foundation writes an empty object.
             try open(UInt8(ascii: "{"), depth: depth + 1)
             if sortsKeys && current.pointee.childCount > 1 {
-                var members: [Int32] = []
-                members.reserveCapacity(Int(current.pointee.childCount))
+                let start = sortBuffer.count
                 var child = current.pointee.firstChild
                 while child >= 0 {
-                    members.append(child)
+                    sortBuffer.append(child)
                     child = base[Int(child)].nextSibling
                 }
-                members.sort { Self.keyPrecedes(base[Int($0)].key, base[Int($1)].key) }
-                for (position, member) in members.enumerated() {
-                    beginElement(isFirst: position == 0)
+                let end = sortBuffer.count
+                sortBuffer[start..<end].sort { Self.keyPrecedes(base[Int($0)].key, base[Int($1)].key) }
+                for position in start..<end {
+                    let member = sortBuffer[position]
+                    beginElement(isFirst: position == start)
                     writeKey(base[Int(member)].key)
                     try write(nodes, node: member, depth: depth + 1)
                 }
+                sortBuffer.removeLast(end - start)
             } else {
                 var child = current.pointee.firstChild
                 var isFirst = true
