@@ -25,7 +25,9 @@ let package = Package(
                 "CorpusModels",
                 .product(name: "LenientCodable", package: "LenientCodable"),
             ],
-            path: "Sources/compare"
+            path: "Sources/compare",
+            // Until LenientJSONEncoder lands on main, its rows are compiled out.
+            swiftSettings: [.define("NO_LENIENT_ENCODER")]
         ),
         // Sanity checks of the models against Foundation: `swift test`.
         .testTarget(

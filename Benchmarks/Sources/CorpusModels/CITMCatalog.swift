@@ -6,56 +6,56 @@
 // the document (`description`, `subjectCode`, `subtitle`, `name`, `seatMapImage`) are optional
 // strings, which is what they hold in other versions of the catalogue.
 
-public struct CITMCatalog: Codable, Sendable {
-    public var areaNames: [String: String]
-    public var audienceSubCategoryNames: [String: String]
-    public var blockNames: [String: String]
-    public var events: [String: Event]
-    public var performances: [Performance]
-    public var seatCategoryNames: [String: String]
-    public var subTopicNames: [String: String]
-    public var subjectNames: [String: String]
-    public var topicNames: [String: String]
-    public var topicSubTopics: [String: [Int]]
-    public var venueNames: [String: String]
+package struct CITMCatalog: Codable, Sendable {
+    package var areaNames: [String: String]
+    package var audienceSubCategoryNames: [String: String]
+    package var blockNames: [String: String]
+    package var events: [String: Event]
+    package var performances: [Performance]
+    package var seatCategoryNames: [String: String]
+    package var subTopicNames: [String: String]
+    package var subjectNames: [String: String]
+    package var topicNames: [String: String]
+    package var topicSubTopics: [String: [Int]]
+    package var venueNames: [String: String]
 
-    public struct Event: Codable, Sendable {
-        public var description: String?
-        public var id: Int
-        public var logo: String?
-        public var name: String
-        public var subTopicIds: [Int]
-        public var subjectCode: String?
-        public var subtitle: String?
-        public var topicIds: [Int]
+    package struct Event: Codable, Sendable {
+        package var description: String?
+        package var id: Int
+        package var logo: String?
+        package var name: String
+        package var subTopicIds: [Int]
+        package var subjectCode: String?
+        package var subtitle: String?
+        package var topicIds: [Int]
     }
 
-    public struct Performance: Codable, Sendable {
-        public var eventId: Int
-        public var id: Int
-        public var logo: String?
-        public var name: String?
-        public var prices: [Price]
-        public var seatCategories: [SeatCategory]
-        public var seatMapImage: String?
+    package struct Performance: Codable, Sendable {
+        package var eventId: Int
+        package var id: Int
+        package var logo: String?
+        package var name: String?
+        package var prices: [Price]
+        package var seatCategories: [SeatCategory]
+        package var seatMapImage: String?
         /// Milliseconds since 1970.
-        public var start: Int
-        public var venueCode: String
+        package var start: Int
+        package var venueCode: String
     }
 
-    public struct Price: Codable, Sendable {
-        public var amount: Int
-        public var audienceSubCategoryId: Int
-        public var seatCategoryId: Int
+    package struct Price: Codable, Sendable {
+        package var amount: Int
+        package var audienceSubCategoryId: Int
+        package var seatCategoryId: Int
     }
 
-    public struct SeatCategory: Codable, Sendable {
-        public var areas: [Area]
-        public var seatCategoryId: Int
+    package struct SeatCategory: Codable, Sendable {
+        package var areas: [Area]
+        package var seatCategoryId: Int
     }
 
-    public struct Area: Codable, Sendable {
-        public var areaId: Int
-        public var blockIds: [Int]
+    package struct Area: Codable, Sendable {
+        package var areaId: Int
+        package var blockIds: [Int]
     }
 }

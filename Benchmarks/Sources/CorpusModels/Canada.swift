@@ -4,19 +4,19 @@
 // The model of `canada.json`: a GeoJSON feature collection whose only feature is a polygon, so
 // nearly all of the document is `[[[Double]]]`.
 
-public struct FeatureCollection: Codable, Sendable {
-    public var type: String
-    public var features: [Feature]
+package struct FeatureCollection: Codable, Sendable {
+    package var type: String
+    package var features: [Feature]
 }
 
-public struct Feature: Codable, Sendable {
-    public var type: String
-    public var properties: [String: String]
-    public var geometry: Geometry
+package struct Feature: Codable, Sendable {
+    package var type: String
+    package var properties: [String: String]
+    package var geometry: Geometry
 }
 
-public struct Geometry: Codable, Sendable {
-    public var type: String
+package struct Geometry: Codable, Sendable {
+    package var type: String
     /// Rings of [longitude, latitude] points.
-    public var coordinates: [[[Double]]]
+    package var coordinates: [[[Double]]]
 }

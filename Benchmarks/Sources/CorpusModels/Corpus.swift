@@ -5,7 +5,7 @@ import Foundation
 
 /// The documents the benchmarks measure, kept in `Benchmarks/Corpus/`, each with the model that
 /// holds all of its fields.
-public enum Corpus: String, CaseIterable, Sendable {
+package enum Corpus: String, CaseIterable, Sendable {
     /// A Twitter search result: 100 statuses with users, entities and retweets; mostly strings.
     case twitter
     /// A concert catalogue: objects keyed by numeric-string ids and many small integer arrays.
@@ -14,10 +14,10 @@ public enum Corpus: String, CaseIterable, Sendable {
     case canada
 
     /// The document's name, as its file is named and as `compare --corpus` takes it.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// The Codable model of the document.
-    public var modelType: any Codable.Type {
+    package var modelType: any Codable.Type {
         switch self {
         case .twitter: TwitterDocument.self
         case .citmCatalog: CITMCatalog.self
@@ -27,17 +27,17 @@ public enum Corpus: String, CaseIterable, Sendable {
 
     /// Where the document is: `Benchmarks/Corpus/<name>.json`, found from this source file so
     /// that any working directory will do.
-    public var fileURL: URL {
+    package var fileURL: URL {
         Self.directory.appendingPathComponent("\(rawValue).json")
     }
 
     /// Reads the document.
-    public func load() throws -> Data {
+    package func load() throws -> Data {
         try Data(contentsOf: fileURL)
     }
 
     /// `Benchmarks/Corpus/`.
-    public static let directory: URL = URL(fileURLWithPath: #filePath)
+    package static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // CorpusModels
         .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()  // Benchmarks

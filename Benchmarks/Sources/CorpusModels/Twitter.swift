@@ -6,9 +6,9 @@
 // model written for Foundation's default key strategy would. `geo`, `coordinates`, `place` and
 // `contributors` are null throughout the document; they are typed as the API documents them.
 
-public struct TwitterDocument: Codable, Sendable {
-    public var statuses: [Status]
-    public var searchMetadata: SearchMetadata
+package struct TwitterDocument: Codable, Sendable {
+    package var statuses: [Status]
+    package var searchMetadata: SearchMetadata
 
     enum CodingKeys: String, CodingKey {
         case statuses
@@ -16,16 +16,16 @@ public struct TwitterDocument: Codable, Sendable {
     }
 }
 
-public struct SearchMetadata: Codable, Sendable {
-    public var completedIn: Double
-    public var maxID: Int
-    public var maxIDString: String
-    public var nextResults: String
-    public var query: String
-    public var refreshURL: String
-    public var count: Int
-    public var sinceID: Int
-    public var sinceIDString: String
+package struct SearchMetadata: Codable, Sendable {
+    package var completedIn: Double
+    package var maxID: Int
+    package var maxIDString: String
+    package var nextResults: String
+    package var query: String
+    package var refreshURL: String
+    package var count: Int
+    package var sinceID: Int
+    package var sinceIDString: String
 
     enum CodingKeys: String, CodingKey {
         case completedIn = "completed_in"
@@ -41,32 +41,32 @@ public struct SearchMetadata: Codable, Sendable {
 }
 
 /// A tweet. A class, because a retweet holds the status it retweets.
-public final class Status: Codable, Sendable {
-    public let metadata: StatusMetadata
-    public let createdAt: String
-    public let id: Int
-    public let idString: String
-    public let text: String
-    public let source: String
-    public let truncated: Bool
-    public let inReplyToStatusID: Int?
-    public let inReplyToStatusIDString: String?
-    public let inReplyToUserID: Int?
-    public let inReplyToUserIDString: String?
-    public let inReplyToScreenName: String?
-    public let user: User
-    public let geo: Point?
-    public let coordinates: Point?
-    public let place: Place?
-    public let contributors: [Int]?
-    public let retweetedStatus: Status?
-    public let retweetCount: Int
-    public let favoriteCount: Int
-    public let entities: Entities
-    public let favorited: Bool
-    public let retweeted: Bool
-    public let possiblySensitive: Bool?
-    public let lang: String
+package final class Status: Codable, Sendable {
+    package let metadata: StatusMetadata
+    package let createdAt: String
+    package let id: Int
+    package let idString: String
+    package let text: String
+    package let source: String
+    package let truncated: Bool
+    package let inReplyToStatusID: Int?
+    package let inReplyToStatusIDString: String?
+    package let inReplyToUserID: Int?
+    package let inReplyToUserIDString: String?
+    package let inReplyToScreenName: String?
+    package let user: User
+    package let geo: Point?
+    package let coordinates: Point?
+    package let place: Place?
+    package let contributors: [Int]?
+    package let retweetedStatus: Status?
+    package let retweetCount: Int
+    package let favoriteCount: Int
+    package let entities: Entities
+    package let favorited: Bool
+    package let retweeted: Bool
+    package let possiblySensitive: Bool?
+    package let lang: String
 
     enum CodingKeys: String, CodingKey {
         case metadata
@@ -97,9 +97,9 @@ public final class Status: Codable, Sendable {
     }
 }
 
-public struct StatusMetadata: Codable, Sendable {
-    public var resultType: String
-    public var isoLanguageCode: String
+package struct StatusMetadata: Codable, Sendable {
+    package var resultType: String
+    package var isoLanguageCode: String
 
     enum CodingKeys: String, CodingKey {
         case resultType = "result_type"
@@ -107,47 +107,47 @@ public struct StatusMetadata: Codable, Sendable {
     }
 }
 
-public struct User: Codable, Sendable {
-    public var id: Int
-    public var idString: String
-    public var name: String
-    public var screenName: String
-    public var location: String
-    public var description: String
-    public var url: String?
-    public var entities: UserEntities
-    public var protected: Bool
-    public var followersCount: Int
-    public var friendsCount: Int
-    public var listedCount: Int
-    public var createdAt: String
-    public var favouritesCount: Int
-    public var utcOffset: Int?
-    public var timeZone: String?
-    public var geoEnabled: Bool
-    public var verified: Bool
-    public var statusesCount: Int
-    public var lang: String
-    public var contributorsEnabled: Bool
-    public var isTranslator: Bool
-    public var isTranslationEnabled: Bool
-    public var profileBackgroundColor: String
-    public var profileBackgroundImageURL: String
-    public var profileBackgroundImageURLHTTPS: String
-    public var profileBackgroundTile: Bool
-    public var profileImageURL: String
-    public var profileImageURLHTTPS: String
-    public var profileBannerURL: String?
-    public var profileLinkColor: String
-    public var profileSidebarBorderColor: String
-    public var profileSidebarFillColor: String
-    public var profileTextColor: String
-    public var profileUseBackgroundImage: Bool
-    public var defaultProfile: Bool
-    public var defaultProfileImage: Bool
-    public var following: Bool
-    public var followRequestSent: Bool
-    public var notifications: Bool
+package struct User: Codable, Sendable {
+    package var id: Int
+    package var idString: String
+    package var name: String
+    package var screenName: String
+    package var location: String
+    package var description: String
+    package var url: String?
+    package var entities: UserEntities
+    package var protected: Bool
+    package var followersCount: Int
+    package var friendsCount: Int
+    package var listedCount: Int
+    package var createdAt: String
+    package var favouritesCount: Int
+    package var utcOffset: Int?
+    package var timeZone: String?
+    package var geoEnabled: Bool
+    package var verified: Bool
+    package var statusesCount: Int
+    package var lang: String
+    package var contributorsEnabled: Bool
+    package var isTranslator: Bool
+    package var isTranslationEnabled: Bool
+    package var profileBackgroundColor: String
+    package var profileBackgroundImageURL: String
+    package var profileBackgroundImageURLHTTPS: String
+    package var profileBackgroundTile: Bool
+    package var profileImageURL: String
+    package var profileImageURLHTTPS: String
+    package var profileBannerURL: String?
+    package var profileLinkColor: String
+    package var profileSidebarBorderColor: String
+    package var profileSidebarFillColor: String
+    package var profileTextColor: String
+    package var profileUseBackgroundImage: Bool
+    package var defaultProfile: Bool
+    package var defaultProfileImage: Bool
+    package var following: Bool
+    package var followRequestSent: Bool
+    package var notifications: Bool
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -193,23 +193,23 @@ public struct User: Codable, Sendable {
     }
 }
 
-public struct UserEntities: Codable, Sendable {
+package struct UserEntities: Codable, Sendable {
     /// Present only when the user's profile has a URL.
-    public var url: URLEntities?
-    public var description: URLEntities
+    package var url: URLEntities?
+    package var description: URLEntities
 }
 
-public struct URLEntities: Codable, Sendable {
-    public var urls: [URLEntity]
+package struct URLEntities: Codable, Sendable {
+    package var urls: [URLEntity]
 }
 
-public struct Entities: Codable, Sendable {
-    public var hashtags: [Hashtag]
-    public var symbols: [Hashtag]
-    public var urls: [URLEntity]
-    public var userMentions: [UserMention]
+package struct Entities: Codable, Sendable {
+    package var hashtags: [Hashtag]
+    package var symbols: [Hashtag]
+    package var urls: [URLEntity]
+    package var userMentions: [UserMention]
     /// Present only when the status has media.
-    public var media: [Media]?
+    package var media: [Media]?
 
     enum CodingKeys: String, CodingKey {
         case hashtags
@@ -221,16 +221,16 @@ public struct Entities: Codable, Sendable {
 }
 
 /// A hashtag or a cashtag (`symbols`).
-public struct Hashtag: Codable, Sendable {
-    public var text: String
-    public var indices: [Int]
+package struct Hashtag: Codable, Sendable {
+    package var text: String
+    package var indices: [Int]
 }
 
-public struct URLEntity: Codable, Sendable {
-    public var url: String
-    public var expandedURL: String
-    public var displayURL: String
-    public var indices: [Int]
+package struct URLEntity: Codable, Sendable {
+    package var url: String
+    package var expandedURL: String
+    package var displayURL: String
+    package var indices: [Int]
 
     enum CodingKeys: String, CodingKey {
         case url
@@ -240,12 +240,12 @@ public struct URLEntity: Codable, Sendable {
     }
 }
 
-public struct UserMention: Codable, Sendable {
-    public var screenName: String
-    public var name: String
-    public var id: Int
-    public var idString: String
-    public var indices: [Int]
+package struct UserMention: Codable, Sendable {
+    package var screenName: String
+    package var name: String
+    package var id: Int
+    package var idString: String
+    package var indices: [Int]
 
     enum CodingKeys: String, CodingKey {
         case screenName = "screen_name"
@@ -256,20 +256,20 @@ public struct UserMention: Codable, Sendable {
     }
 }
 
-public struct Media: Codable, Sendable {
-    public var id: Int
-    public var idString: String
-    public var indices: [Int]
-    public var mediaURL: String
-    public var mediaURLHTTPS: String
-    public var url: String
-    public var displayURL: String
-    public var expandedURL: String
-    public var type: String
-    public var sizes: MediaSizes
+package struct Media: Codable, Sendable {
+    package var id: Int
+    package var idString: String
+    package var indices: [Int]
+    package var mediaURL: String
+    package var mediaURLHTTPS: String
+    package var url: String
+    package var displayURL: String
+    package var expandedURL: String
+    package var type: String
+    package var sizes: MediaSizes
     /// Present when the media was first posted in another status.
-    public var sourceStatusID: Int?
-    public var sourceStatusIDString: String?
+    package var sourceStatusID: Int?
+    package var sourceStatusIDString: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -287,33 +287,33 @@ public struct Media: Codable, Sendable {
     }
 }
 
-public struct MediaSizes: Codable, Sendable {
-    public var medium: MediaSize
-    public var small: MediaSize
-    public var thumb: MediaSize
-    public var large: MediaSize
+package struct MediaSizes: Codable, Sendable {
+    package var medium: MediaSize
+    package var small: MediaSize
+    package var thumb: MediaSize
+    package var large: MediaSize
 }
 
-public struct MediaSize: Codable, Sendable {
-    public var w: Int
-    public var h: Int
-    public var resize: String
+package struct MediaSize: Codable, Sendable {
+    package var w: Int
+    package var h: Int
+    package var resize: String
 }
 
 /// A GeoJSON point, as the API gives `geo` and `coordinates`.
-public struct Point: Codable, Sendable {
-    public var type: String
-    public var coordinates: [Double]
+package struct Point: Codable, Sendable {
+    package var type: String
+    package var coordinates: [Double]
 }
 
-public struct Place: Codable, Sendable {
-    public var id: String
-    public var url: String
-    public var placeType: String
-    public var name: String
-    public var fullName: String
-    public var countryCode: String
-    public var country: String
+package struct Place: Codable, Sendable {
+    package var id: String
+    package var url: String
+    package var placeType: String
+    package var name: String
+    package var fullName: String
+    package var countryCode: String
+    package var country: String
 
     enum CodingKeys: String, CodingKey {
         case id

@@ -65,5 +65,5 @@ private enum AnyJSON: Decodable, Equatable {
 }
 
 extension Corpus: CustomTestStringConvertible {
-    public var testDescription: String { name }
+    var testDescription: String { name }
 }
