@@ -188,7 +188,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
             value = try JSONValue(jsonObject: object)
         } catch {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The given object is not a valid JSON object graph.", underlyingError: error))
+                .init(
+                    codingPath: [], debugDescription: "The given object is not a valid JSON object graph.",
+                    underlyingError: error))
         }
         return try decode(type, from: value)
     }
@@ -217,7 +219,11 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T, C>(
         _ type: T.Type, from data: Data, configuration: C.Type
-    ) throws -> T where T: DecodableWithConfiguration, C: DecodingConfigurationProviding, T.DecodingConfiguration == C.DecodingConfiguration {
+    ) throws -> T
+    where
+        T: DecodableWithConfiguration, C: DecodingConfigurationProviding,
+        T.DecodingConfiguration == C.DecodingConfiguration
+    {
         try decode(type, from: data, configuration: C.decodingConfiguration)
     }
 
@@ -253,7 +259,8 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable {
         guard let holder = decoder.userInfo[.lenientConfiguration] as? ConfigurationHolder,
             let configuration = holder.configuration as? T.DecodingConfiguration
         else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Missing decoding configuration."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "Missing decoding configuration."))
         }
         value = try T(from: decoder, configuration: configuration)
     }

@@ -155,7 +155,9 @@ extension JSONValue {
         case let value as [Any]:
             self = .array(try value.map(JSONValue.init(jsonObject:)))
         case let value as [String: Any]:
-            let members = try value.sorted { $0.key < $1.key }.map { (key: $0.key, value: try JSONValue(jsonObject: $0.value)) }
+            let members = try value.sorted { $0.key < $1.key }.map {
+                (key: $0.key, value: try JSONValue(jsonObject: $0.value))
+            }
             self = .object(JSONObject(uniqueMembers: members))
         case Optional<Any>.none:
             self = .null

@@ -1,0 +1,279 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// Converts the text of a number node into Swift numbers, exactly.
+///
+/// Integers come out exact or not at all: `1e2` is 100 and `1.0` is 1, but `1.5` and
+/// `9223372036854775808` are not an `Int`. Floating-point values are correctly rounded; short
+/// numbers take a fast path that is exact by construction, the rest go through the standard
+/// library's correctly rounded conversion.
+enum NumberConversion {
+    /// The powers of ten that a `Double` holds exactly.
+    static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    // MARK: Integers
+
+    /// Reads a plain integer (`-?[0-9]+`) of up to 19 digits; `nil` when the text is anything else.
+    @inline(__always)
+    static func parseSmallInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> (magnitude: UInt64, negative: Bool)? {
+        var index = 0
+        let count = bytes.count
+        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard count - index > 0 && count - index <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        return (magnitude, negative)
+    }
+
+    /// The integer value of a number's text, when it has one and it fits `T`.
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+        if let (magnitude, negative) = parseSmallInteger(bytes) {
+            return integer(magnitude: magnitude, negative: negative, as: type)
+        }
+        return integerSlowPath(bytes, as: type)
+    }
+
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(magnitude: UInt64, negative: Bool, as type: T.Type) -> T? {
+        if !negative { return T(exactly: magnitude) }
+        if magnitude == 0 { return 0 }
+        guard T.isSigned, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        let value = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        return T(exactly: value)
+    }
+
+    /// Integers written with a fraction, an exponent or many digits: `1.0`, `1e2`, `-0.0`,
+    /// `18446744073709551615`. The value is computed exactly from the digits.
+    static func integerSlowPath<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+        guard let decimal = DecimalText(bytes) else { return nil }
+        guard let (magnitude, negative) = decimal.exactInteger() else { return nil }
+        return integer(magnitude: magnitude, negative: negative, as: type)
+    }
+
+    // MARK: Floating point
+
+    /// The `Double` nearest to a number's text, or `nil` when it overflows to infinity or
+    /// underflows to zero from non-zero digits (as Foundation refuses both).
+    @inline(__always)
+    static func double(_ bytes: UnsafeBufferPointer<UInt8>, isInteger: Bool) -> Double? {
+        if isInteger, let (magnitude, negative) = parseSmallInteger(bytes), magnitude <= 1 << 53 {
+            let value = Double(magnitude)
+            return negative ? -value : value
+        }
+        if let value = doubleFastPath(bytes) { return value }
+        return doubleSlowPath(bytes)
+    }
+
+    /// Clinger's fast path: at most 15 significant digits and a power of ten below 10^23 give
+    /// an exact significand and an exact power, so one multiplication or division rounds correctly.
+    @inline(__always)
+    static func doubleFastPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let count = bytes.count
+        var negative = false
+        if index < count && bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var significand: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if significand != 0 || digit != 0 { digits += 1 }
+            significand = significand &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        if index < count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                if significand != 0 || digit != 0 { digits += 1 }
+                significand = significand &* 10 &+ UInt64(digit)
+                exponent -= 1
+                index += 1
+            }
+        }
+        guard digits <= 15 else { return nil }
+        if index < count {
+            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            index += 1
+            var exponentNegative = false
+            if index < count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var explicit = 0
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10, explicit < 10_000 else { return nil }
+                explicit = explicit * 10 + Int(digit)
+                index += 1
+            }
+            exponent += exponentNegative ? -explicit : explicit
+        }
+        guard index == count else { return nil }
+        var value = Double(significand)
+        if significand == 0 {
+            value = 0
+        } else if exponent < 0 {
+            guard exponent >= -22 else { return nil }
+            value /= exactPowersOfTen[-exponent]
+        } else if exponent > 0 {
+            guard exponent <= 22 else { return nil }
+            value *= exactPowersOfTen[exponent]
+        }
+        return negative ? -value : value
+    }
+
+    static func doubleSlowPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return checkedRange(value, bytes)
+    }
+
+    /// The `Float` nearest to a number's text, rounded once from the text (never through `Double`).
+    static func float(_ bytes: UnsafeBufferPointer<UInt8>, isInteger: Bool) -> Float? {
+        if isInteger, let (magnitude, negative) = parseSmallInteger(bytes), magnitude <= 1 << 24 {
+            let value = Float(magnitude)
+            return negative ? -value : value
+        }
+        guard let value = Float(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return checkedRange(value, bytes)
+    }
+
+    /// Refuses infinities from finite text, and zero from text with a non-zero digit.
+    private static func checkedRange<F: BinaryFloatingPoint>(_ value: F, _ bytes: UnsafeBufferPointer<UInt8>) -> F? {
+        if !value.isFinite { return nil }
+        if value == 0 {
+            for byte in bytes {
+                if byte | 0x20 == UInt8(ascii: "e") { break }
+                if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return nil }
+            }
+        }
+        return value
+    }
+
+    // MARK: JSON5
+
+    /// Rewrites a JSON5 number (`+1`, `.5`, `5.`, `0x1F`, `Infinity`, `NaN`) as the value it
+    /// stands for, or `nil` when it is hexadecimal or named and has no decimal spelling.
+    static func json5Value(_ bytes: UnsafeBufferPointer<UInt8>) -> JSON5Number {
+        var text = Substring(String(decoding: bytes, as: UTF8.self))
+        var negative = false
+        if let sign = text.first, sign == "+" || sign == "-" {
+            negative = sign == "-"
+            text = text.dropFirst()
+        }
+        if text == "Infinity" { return .double(negative ? -.infinity : .infinity) }
+        if text == "NaN" { return .double(.nan) }
+        if text.hasPrefix("0x") || text.hasPrefix("0X") {
+            guard let magnitude = UInt64(text.dropFirst(2), radix: 16) else { return .invalid }
+            return .hexadecimal(magnitude: magnitude, negative: negative)
+        }
+        var decimal = String(text)
+        if decimal.hasPrefix(".") { decimal = "0" + decimal }
+        decimal = decimal.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
+        if decimal.hasSuffix(".") { decimal += "0" }
+        return .decimal((negative ? "-" : "") + decimal)
+    }
+
+    enum JSON5Number {
+        case double(Double)
+        case hexadecimal(magnitude: UInt64, negative: Bool)
+        case decimal(String)
+        case invalid
+    }
+}
+
+/// A decimal number's digits and exponent, for exact arithmetic on its text.
+struct DecimalText {
+    var negative = false
+    /// The significant digits, without leading zeros.
+    var digits: [UInt8] = []
+    /// The value is `digits × 10^exponent`.
+    var exponent = 0
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        let count = bytes.count
+        if index < count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var sawDigit = false
+        var seenPoint = false
+        while index < count {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                sawDigit = true
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte &- UInt8(ascii: "0")) }
+                if seenPoint { exponent -= 1 }
+            } else if byte == UInt8(ascii: ".") && !seenPoint {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard sawDigit else { return nil }
+        if index < count {
+            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
+            index += 1
+            var exponentNegative = false
+            if index < count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var explicit = 0
+            var sawExponentDigit = false
+            while index < count, bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
+                // Past a million the exponent only decides between zero and overflow.
+                explicit = min(explicit * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 1_000_000)
+                sawExponentDigit = true
+                index += 1
+            }
+            guard sawExponentDigit else { return nil }
+            exponent += exponentNegative ? -explicit : explicit
+        }
+        guard index == count else { return nil }
+        while let last = digits.last, last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+    }
+
+    /// The exact integer magnitude, when the value is an integer below 2^64.
+    func exactInteger() -> (magnitude: UInt64, negative: Bool)? {
+        if digits.isEmpty { return (0, false) }
+        guard exponent >= 0, digits.count + exponent <= 20 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !carry else { return nil }
+            magnitude = sum
+        }
+        for _ in 0..<exponent {
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = shifted
+        }
+        return (magnitude, negative)
+    }
+}

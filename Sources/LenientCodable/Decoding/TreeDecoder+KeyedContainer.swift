@@ -1,0 +1,323 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+extension TreeDecoder {
+    /// A keyed container over an object node.
+    ///
+    /// With the default key strategy a key is found by comparing its UTF-8 bytes with the
+    /// members' raw key bytes, in order, so no dictionary is built per object. The first of
+    /// duplicate keys wins. Other key strategies convert each JSON key once, into a table.
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: TreeDecoder
+        let objectIndex: Int
+        let codingPathNode: CodingPathNode
+        /// For key strategies other than the default: converted key -> value node.
+        let convertedKeys: [String: Int]?
+
+        init(decoder: TreeDecoder, objectIndex: Int, codingPathNode: CodingPathNode) {
+            self.decoder = decoder
+            self.objectIndex = objectIndex
+            self.codingPathNode = codingPathNode
+            switch decoder.settings.keyDecodingStrategy {
+            case .useDefaultKeys:
+                convertedKeys = nil
+            default:
+                convertedKeys = KeyedContainer.convertKeys(
+                    decoder: decoder, objectIndex: objectIndex, path: codingPathNode)
+            }
+        }
+
+        var codingPath: [any CodingKey] { codingPathNode.path }
+
+        var allKeys: [Key] {
+            let tree = decoder.tree
+            let end = Int(tree[objectIndex].end)
+            var keys: [Key] = []
+            keys.reserveCapacity(Int(tree[objectIndex].length))
+            if let convertedKeys {
+                // The table holds each converted key once; list them in document order.
+                var keyIndex = objectIndex + 1
+                while keyIndex < end {
+                    let valueIndex = keyIndex + 1
+                    let name = convertedName(ofKeyAt: keyIndex)
+                    if convertedKeys[name] == valueIndex, let key = Key(stringValue: name) { keys.append(key) }
+                    keyIndex = tree.next(after: valueIndex)
+                }
+                return keys
+            }
+            var seen = Set<String>()
+            var keyIndex = objectIndex + 1
+            while keyIndex < end {
+                let name = tree.string(at: keyIndex)
+                if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
+                keyIndex = tree.next(after: keyIndex + 1)
+            }
+            return keys
+        }
+
+        func contains(_ key: Key) -> Bool { valueIndex(forKey: key) != nil }
+
+        // MARK: Lookup
+
+        /// The node of the value for a key, or `nil` when the object has no such member.
+        @inline(__always)
+        func valueIndex(forKey key: Key) -> Int? {
+            if let convertedKeys { return convertedKeys[key.stringValue] }
+            var name = key.stringValue
+            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
+        }
+
+        @inline(__always)
+        func requireValueIndex(forKey key: Key) throws -> Int {
+            guard let index = valueIndex(forKey: key) else { throw keyNotFound(key) }
+            return index
+        }
+
+        @inline(never)
+        func keyNotFound(_ key: Key) -> DecodingError {
+            DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPathNode.path,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        }
+
+        private func convertedName(ofKeyAt keyIndex: Int) -> String {
+            KeyedContainer.convert(
+                decoder.tree.string(at: keyIndex), strategy: decoder.settings.keyDecodingStrategy, path: codingPathNode)
+        }
+
+        private static func convertKeys(decoder: TreeDecoder, objectIndex: Int, path: CodingPathNode) -> [String: Int] {
+            let tree = decoder.tree
+            let end = Int(tree[objectIndex].end)
+            var table: [String: Int] = [:]
+            table.reserveCapacity(Int(tree[objectIndex].length))
+            var keyIndex = objectIndex + 1
+            while keyIndex < end {
+                let valueIndex = keyIndex + 1
+                let name = convert(
+                    tree.string(at: keyIndex), strategy: decoder.settings.keyDecodingStrategy, path: path)
+                if table[name] == nil { table[name] = valueIndex }
+                keyIndex = tree.next(after: valueIndex)
+            }
+            return table
+        }
+
+        static func convert(_ name: String, strategy: JSONDecoder.KeyDecodingStrategy, path: CodingPathNode) -> String {
+            switch strategy {
+            case .useDefaultKeys: return name
+            case .convertFromSnakeCase: return KeyConversion.camelCase(fromSnakeCase: name)
+            case .custom(let closure): return closure(path.path + [AnyCodingKey(name)]).stringValue
+            @unknown default: return name
+            }
+        }
+
+        // MARK: Decoding
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            decoder.tree[try requireValueIndex(forKey: key)].kind == .null
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try decoder.unwrapBool(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+        }
+
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            let index = try requireValueIndex(forKey: key)
+            guard decoder.tree[index].kind == .string else {
+                throw decoder.typeMismatch(String.self, at: index, path: codingPathNode.appending(key))
+            }
+            return decoder.tree.string(at: index)
+        }
+
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try decoder.unwrapDouble(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+        }
+
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            try decoder.unwrapFloat(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+        }
+
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeInteger(forKey: key) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(forKey: key) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeInteger(forKey: key) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeInteger(forKey: key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeInteger(forKey: key) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeInteger(forKey: key) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeInteger(forKey: key) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeInteger(forKey: key) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeInteger(forKey: key) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(forKey: key) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decodeInteger(forKey: key) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decodeInteger(forKey: key) }
+
+        @inline(__always)
+        private func decodeInteger<T: FixedWidthInteger>(forKey key: Key) throws -> T {
+            try decoder.unwrapInteger(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try decoder.unwrap(type, at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+        }
+
+        // One lookup instead of the three (contains, decodeNil, decode) of the default implementations.
+
+        @inline(__always)
+        private func presentValueIndex(forKey key: Key) -> Int? {
+            guard let index = valueIndex(forKey: key), decoder.tree[index].kind != .null else { return nil }
+            return index
+        }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrapBool(at: index, path: codingPathNode.appending(key))
+        }
+
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrapString(at: index, path: codingPathNode.appending(key))
+        }
+
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrapDouble(at: index, path: codingPathNode.appending(key))
+        }
+
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrapInteger(at: index, path: codingPathNode.appending(key))
+        }
+
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrapInteger(at: index, path: codingPathNode.appending(key))
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let index = presentValueIndex(forKey: key) else { return nil }
+            return try decoder.unwrap(type, at: index, path: codingPathNode.appending(key))
+        }
+
+        // MARK: Nested containers
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            guard let index = valueIndex(forKey: key) else {
+                throw DecodingError.keyNotFound(
+                    key,
+                    .init(
+                        codingPath: codingPathNode.path,
+                        debugDescription:
+                            "Cannot get nested keyed container -- no value found for key \(key) (\"\(key.stringValue)\")"
+                    ))
+            }
+            let path = codingPathNode.appending(key)
+            let node = decoder.tree[index]
+            guard node.kind == .object else {
+                throw decoder.containerMismatch(
+                    node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
+            }
+            return KeyedDecodingContainer(
+                KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, codingPathNode: path))
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            guard let index = valueIndex(forKey: key) else {
+                throw DecodingError.keyNotFound(
+                    key,
+                    .init(
+                        codingPath: codingPathNode.path,
+                        debugDescription:
+                            "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"
+                    ))
+            }
+            let path = codingPathNode.appending(key)
+            let node = decoder.tree[index]
+            guard node.kind == .array else {
+                throw decoder.containerMismatch(
+                    node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
+            }
+            return UnkeyedContainer(decoder: decoder, arrayIndex: index, codingPathNode: path)
+        }
+
+        func superDecoder() throws -> any Decoder {
+            try decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+        }
+
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            try decoderForKey(key, valueIndex: valueIndex(forKey: key))
+        }
+
+        private func valueIndex(forKeyName name: String) -> Int? {
+            if let convertedKeys { return convertedKeys[name] }
+            var name = name
+            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
+        }
+
+        /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.
+        private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) throws -> any Decoder {
+            let path = codingPathNode.appending(key)
+            guard let valueIndex else {
+                return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
+            }
+            return TreeDecoder(
+                tree: decoder.tree, settings: decoder.settings, nodeIndex: valueIndex, codingPathNode: path,
+                userInfo: decoder.userInfo)
+        }
+    }
+
+    /// A decoder whose value is `null`, for a super decoder of a missing key.
+    static func nullDecoder(settings: DecoderSettings, path: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
+        -> TreeDecoder
+    {
+        let tree = JSONTree.null
+        return TreeDecoder(tree: tree, settings: settings, nodeIndex: 0, codingPathNode: path, userInfo: userInfo)
+    }
+}
+
+extension JSONTree {
+    /// The index of the value of the first member whose key equals `key`, or `nil`.
+    @inline(__always)
+    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
+            keyIndex = Int(nodes[keyIndex + 1].end)
+        }
+        return nil
+    }
+
+    /// A one-node tree holding `null`, whose input is a static string.
+    static var null: JSONTree {
+        let text: StaticString = "null"
+        let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        return JSONTree(
+            input: input, nodes: [JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)], isJSON5: false)
+    }
+}
+
+/// Foundation's conversions between Swift's camel case and JSON's snake case.
+enum KeyConversion {
+    /// `"first_name"` → `"firstName"`; leading and trailing underscores are kept, and a key
+    /// without inner underscores is returned unchanged.
+    static func camelCase(fromSnakeCase key: String) -> String {
+        guard !key.isEmpty, let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var lastNonUnderscore = key.index(before: key.endIndex)
+        while lastNonUnderscore > firstNonUnderscore && key[lastNonUnderscore] == "_" {
+            key.formIndex(before: &lastNonUnderscore)
+        }
+        let core = key[firstNonUnderscore...lastNonUnderscore]
+        let leading = key[key.startIndex..<firstNonUnderscore]
+        let trailing = key[key.index(after: lastNonUnderscore)...]
+        let words = core.split(separator: "_")
+        guard words.count > 1 else { return key }
+        let joined = words[0].lowercased() + words.dropFirst().map { $0.capitalized }.joined()
+        return String(leading) + joined + String(trailing)
+    }
+}

@@ -1,0 +1,306 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// String-keyed dictionaries are decoded straight from the object's members, as Foundation
+/// does: their keys are data, so the key decoding strategy does not apply to them.
+protocol StringKeyedDictionaryDecodable {
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+}
+
+extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self {
+        let tree = decoder.tree
+        let node = tree[index]
+        guard node.kind == .object else {
+            throw decoder.containerMismatch(
+                node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
+        }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(Int(node.length))
+        var keyIndex = index + 1
+        let end = Int(node.end)
+        while keyIndex < end {
+            let valueIndex = keyIndex + 1
+            let key = tree.string(at: keyIndex)
+            if result[key] == nil {  // The first of duplicate keys wins.
+                result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: path.appending(AnyCodingKey(key)))
+            }
+            keyIndex = tree.next(after: valueIndex)
+        }
+        return result
+    }
+}
+
+extension TreeDecoder {
+    /// Decodes any `Decodable` from a node: the standard types directly, the types that
+    /// Foundation treats specially (dates, data, URLs, decimals, string-keyed dictionaries)
+    /// through the strategies, and everything else through its `init(from:)`.
+    ///
+    /// - Parameters:
+    ///   - index: The node to decode.
+    ///   - path: The coding path of that node.
+    ///   - isCurrent: Whether the decoder already points at the node (a single-value container
+    ///     decoding its own value).
+    @inline(__always)
+    func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false) throws -> T
+    {
+        if let value = try unwrapStandardType(type, at: index, path: path) { return value }
+        if isCurrent { return try T(from: self) }
+        return try withNode(index, path: path) { try T(from: $0) }
+    }
+
+    /// The fast and special paths of ``unwrap(_:at:path:isCurrent:)``; `nil` for a type that
+    /// decodes itself.
+    @inline(__always)
+    private func unwrapStandardType<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T? {
+        // The standard types, compared by metatype: one pointer comparison each.
+        if T.self == String.self { return reinterpret(try unwrapString(at: index, path: path), as: T.self) }
+        if T.self == Int.self { return reinterpret(try unwrapInteger(at: index, path: path) as Int, as: T.self) }
+        if T.self == Double.self { return reinterpret(try unwrapDouble(at: index, path: path), as: T.self) }
+        if T.self == Bool.self { return reinterpret(try unwrapBool(at: index, path: path), as: T.self) }
+        if T.self == Float.self { return reinterpret(try unwrapFloat(at: index, path: path), as: T.self) }
+        if T.self == Int64.self { return reinterpret(try unwrapInteger(at: index, path: path) as Int64, as: T.self) }
+        if T.self == Date.self { return reinterpret(try unwrapDate(at: index, path: path), as: T.self) }
+        if T.self == Data.self { return reinterpret(try unwrapData(at: index, path: path), as: T.self) }
+        if T.self == URL.self { return reinterpret(try unwrapURL(at: index, path: path), as: T.self) }
+        if T.self == Decimal.self { return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self) }
+        if T.self == JSONValue.self { return reinterpret(tree.value(at: index), as: T.self) }
+        if tree[index].kind == .object, let dictionaryType = T.self as? any StringKeyedDictionaryDecodable.Type {
+            return try dictionaryType.decodeMembers(from: self, at: index, path: path) as? T
+        }
+        return nil
+    }
+
+    /// Returns a value as the generic type it is already known to be, without a dynamic cast.
+    @inline(__always)
+    private func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
+    }
+
+    // MARK: Scalars
+
+    @inline(never)
+    func typeMismatch(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
+        let node = tree[index]
+        if node.kind == .null {
+            return DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: path.path,
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return DecodingError.typeMismatch(
+            type,
+            .init(
+                codingPath: path.path,
+                debugDescription: "Expected to decode \(type) but found \(TreeDecoder.describe(node.kind)) instead."))
+    }
+
+    @inline(never)
+    func numberOutOfRange(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: path.path,
+                debugDescription: "Parsed JSON number <\(tree.numberText(at: index))> does not fit in \(type)."))
+    }
+
+    /// How Foundation names a JSON kind in its messages.
+    static func describe(_ kind: JSONNode.Kind) -> String {
+        switch kind {
+        case .null: "null"
+        case .true, .false: "bool"
+        case .number: "number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "a dictionary"
+        }
+    }
+
+    func unwrapBool(at index: Int, path: CodingPathNode) throws -> Bool {
+        switch tree[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw typeMismatch(Bool.self, at: index, path: path)
+        }
+    }
+
+    func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
+        guard tree[index].kind == .string else { throw typeMismatch(String.self, at: index, path: path) }
+        return tree.string(at: index)
+    }
+
+    func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
+        let node = tree[index]
+        guard node.kind == .number else { throw typeMismatch(T.self, at: index, path: path) }
+        let bytes = tree.bytes(of: node)
+        if node.has(JSONNode.isInteger), !node.has(JSONNode.json5),
+            let (magnitude, negative) = NumberConversion.parseSmallInteger(bytes)
+        {
+            guard let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: T.self) else {
+                throw numberOutOfRange(T.self, at: index, path: path)
+            }
+            return value
+        }
+        return try unwrapIntegerSlowPath(at: index, path: path)
+    }
+
+    private func unwrapIntegerSlowPath<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
+        let node = tree[index]
+        let bytes = tree.bytes(of: node)
+        if node.has(JSONNode.json5) {
+            switch NumberConversion.json5Value(bytes) {
+            case .hexadecimal(let magnitude, let negative):
+                if let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: T.self) {
+                    return value
+                }
+            case .decimal(let text):
+                var text = text
+                let value = text.withUTF8 { NumberConversion.integerSlowPath($0, as: T.self) }
+                if let value { return value }
+            case .double, .invalid:
+                break
+            }
+            throw numberOutOfRange(T.self, at: index, path: path)
+        }
+        guard let value = NumberConversion.integerSlowPath(bytes, as: T.self) else {
+            throw numberOutOfRange(T.self, at: index, path: path)
+        }
+        return value
+    }
+
+    func unwrapDouble(at index: Int, path: CodingPathNode) throws -> Double {
+        let node = tree[index]
+        if node.kind == .number && !node.has(JSONNode.json5) {
+            guard let value = NumberConversion.double(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger))
+            else {
+                throw numberOutOfRange(Double.self, at: index, path: path)
+            }
+            return value
+        }
+        return try unwrapFloatingPointSlowPath(Double.self, at: index, path: path)
+    }
+
+    func unwrapFloat(at index: Int, path: CodingPathNode) throws -> Float {
+        let node = tree[index]
+        if node.kind == .number && !node.has(JSONNode.json5) {
+            guard let value = NumberConversion.float(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger))
+            else {
+                throw numberOutOfRange(Float.self, at: index, path: path)
+            }
+            return value
+        }
+        return try unwrapFloatingPointSlowPath(Float.self, at: index, path: path)
+    }
+
+    /// JSON5 numbers, and strings that the non-conforming float strategy names.
+    private func unwrapFloatingPointSlowPath<T: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ type: T.Type, at index: Int, path: CodingPathNode
+    ) throws -> T {
+        let node = tree[index]
+        if node.kind == .number {
+            switch NumberConversion.json5Value(tree.bytes(of: node)) {
+            case .double(let value):
+                return T(value)
+            case .hexadecimal(let magnitude, let negative):
+                let value = T(magnitude)
+                return negative ? -value : value
+            case .decimal(let text):
+                if let value = T(text), value.isFinite { return value }
+            case .invalid:
+                break
+            }
+            throw numberOutOfRange(T.self, at: index, path: path)
+        }
+        if node.kind == .string,
+            case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = settings
+                .nonConformingFloatDecodingStrategy
+        {
+            let text = tree.string(at: index)
+            if text == positiveInfinity { return .infinity }
+            if text == negativeInfinity { return -.infinity }
+            if text == nan { return .nan }
+        }
+        throw typeMismatch(T.self, at: index, path: path)
+    }
+
+    func unwrapDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
+        let node = tree[index]
+        guard node.kind == .number else { throw typeMismatch(Decimal.self, at: index, path: path) }
+        var text = tree.numberText(at: index)
+        if node.has(JSONNode.json5) {
+            switch NumberConversion.json5Value(tree.bytes(of: node)) {
+            case .decimal(let decimalText): text = decimalText
+            case .hexadecimal(let magnitude, let negative): return negative ? -Decimal(magnitude) : Decimal(magnitude)
+            case .double, .invalid: throw numberOutOfRange(Decimal.self, at: index, path: path)
+            }
+        }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw numberOutOfRange(Decimal.self, at: index, path: path)
+        }
+        return value
+    }
+
+    // MARK: Strategies
+
+    func unwrapDate(at index: Int, path: CodingPathNode) throws -> Date {
+        switch settings.dateDecodingStrategy {
+        case .deferredToDate:
+            return try withNode(index, path: path) { try Date(from: $0) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path) / 1000)
+        case .iso8601:
+            let text = try unwrapString(at: index, path: path)
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: path.path, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        #if canImport(Darwin)
+        // Elsewhere `.formatted` is built on `.custom`, and arrives as that case.
+        case .formatted(let formatter):
+            let text = try unwrapString(at: index, path: path)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path.path,
+                        debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        #endif
+        case .custom(let closure):
+            return try withNode(index, path: path) { try closure($0) }
+        @unknown default:
+            return try withNode(index, path: path) { try Date(from: $0) }
+        }
+    }
+
+    func unwrapData(at index: Int, path: CodingPathNode) throws -> Data {
+        switch settings.dataDecodingStrategy {
+        case .deferredToData:
+            return try withNode(index, path: path) { try Data(from: $0) }
+        case .base64:
+            let text = try unwrapString(at: index, path: path)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: path.path, debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let closure):
+            return try withNode(index, path: path) { try closure($0) }
+        @unknown default:
+            return try withNode(index, path: path) { try Data(from: $0) }
+        }
+    }
+
+    func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
+        let text = try unwrapString(at: index, path: path)
+        guard let url = URL(string: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: "Invalid URL string."))
+        }
+        return url
+    }
+}

@@ -1,0 +1,154 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// The `Decoder` that walks a parsed ``JSONTree``.
+///
+/// One instance serves a whole decode: nested values are decoded by pointing it at another
+/// node and restoring it afterwards, so a nested struct costs no decoder allocation. The
+/// instance is also its own single-value container, as in Foundation.
+final class TreeDecoder: Decoder {
+    let tree: JSONTree
+    let settings: DecoderSettings
+    /// The node of the value being decoded.
+    var nodeIndex: Int
+    var codingPathNode: CodingPathNode
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(
+        tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
+        userInfo: [CodingUserInfoKey: Any]? = nil
+    ) {
+        self.tree = tree
+        self.settings = settings
+        self.nodeIndex = nodeIndex
+        self.codingPathNode = codingPathNode
+        self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
+    }
+
+    var codingPath: [any CodingKey] { codingPathNode.path }
+
+    /// Parses the input and decodes the top-level value.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool = false
+    ) throws -> T {
+        let input: JSONInput.UTF8Input
+        do {
+            input = try JSONInput.utf8(buffer, isKnownUTF8: isKnownUTF8)
+        } catch let error as JSONParseError {
+            throw invalidJSON(error)
+        }
+        return try input.withBuffer { utf8 in
+            let tree: JSONTree
+            do {
+                let options = JSONParser.Options(
+                    allowsJSON5: settings.allowsJSON5, allowsTrailingCommas: settings.options.allowsTrailingCommas,
+                    assumesTopLevelDictionary: settings.assumesTopLevelDictionary)
+                tree = try JSONParser.parse(utf8, options: options)
+            } catch let error as JSONParseError {
+                throw invalidJSON(error)
+            }
+            let decoder = TreeDecoder(tree: tree, settings: settings)
+            return try decoder.unwrap(type, at: 0, path: .root)
+        }
+    }
+
+    /// Foundation's error for a document that is not JSON, keeping the parse error and its position.
+    @inline(never)
+    static func invalidJSON(_ error: JSONParseError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: [], debugDescription: "The given data was not valid JSON. \(error.message)",
+                underlyingError: error))
+    }
+
+    // MARK: Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let node = tree[nodeIndex]
+        guard node.kind == .object else {
+            throw containerMismatch(
+                node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
+        }
+        return KeyedDecodingContainer(
+            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, codingPathNode: codingPathNode))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let node = tree[nodeIndex]
+        guard node.kind == .array else {
+            throw containerMismatch(
+                node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
+        }
+        return UnkeyedContainer(decoder: self, arrayIndex: nodeIndex, codingPathNode: codingPathNode)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// The error for asking a node for a container of the wrong kind: `valueNotFound` for null,
+    /// `typeMismatch` otherwise, as Foundation reports them.
+    @inline(never)
+    func containerMismatch(_ node: JSONNode, expected: Any.Type, container: String, path: [any CodingKey])
+        -> DecodingError
+    {
+        if node.kind == .null {
+            return DecodingError.valueNotFound(
+                expected,
+                .init(codingPath: path, debugDescription: "Cannot get \(container) -- found null value instead"))
+        }
+        return DecodingError.typeMismatch(
+            expected,
+            .init(
+                codingPath: path,
+                debugDescription: "Expected to decode \(expected) but found \(TreeDecoder.describe(node.kind)) instead."
+            ))
+    }
+
+    /// The JSON value of the current node, with literal number text and member order kept.
+    func currentJSONValue() -> JSONValue { tree.value(at: nodeIndex) }
+
+    /// Decodes a nested value with this decoder pointed at its node, then points it back.
+    @inline(__always)
+    func withNode<T>(_ index: Int, path: CodingPathNode, _ body: (TreeDecoder) throws -> T) rethrows -> T {
+        let savedIndex = nodeIndex
+        let savedPath = codingPathNode
+        nodeIndex = index
+        codingPathNode = path
+        defer {
+            nodeIndex = savedIndex
+            codingPathNode = savedPath
+        }
+        return try body(self)
+    }
+}
+
+// MARK: - Single value container
+
+extension TreeDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { tree[nodeIndex].kind == .null }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try unwrapBool(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: String.Type) throws -> String { try unwrapString(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Double.Type) throws -> Double { try unwrapDouble(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Float.Type) throws -> Float { try unwrapFloat(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Int.Type) throws -> Int { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try unwrapInteger(at: nodeIndex, path: codingPathNode) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // The decoder already points at this value: decode it in place, with no new path entry.
+        try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true)
+    }
+}

@@ -1,0 +1,117 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+extension JSONParser {
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// Parses an RFC 8259 number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    ///
+    /// Only the syntax is checked here; the value is computed when a model asks for it.
+    mutating func parseNumber() throws {
+        let start = position
+        var index = position
+        var flags = JSONNode.isInteger
+        if input[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < count else { throw invalidNumber(from: start, to: index) }
+        if input[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < count && JSONParser.isDigit(input[index]) { throw invalidNumber(from: start, to: index + 1) }
+        } else if JSONParser.isDigit(input[index]) {
+            index += 1
+            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+        } else {
+            throw invalidNumber(from: start, to: index + 1)
+        }
+        if index < count && input[index] == UInt8(ascii: ".") {
+            flags = 0
+            index += 1
+            guard index < count && JSONParser.isDigit(input[index]) else {
+                throw invalidNumber(from: start, to: index + 1)
+            }
+            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+        }
+        if index < count && (input[index] | 0x20) == UInt8(ascii: "e") {
+            flags = 0
+            index += 1
+            if index < count && (input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-")) { index += 1 }
+            guard index < count && JSONParser.isDigit(input[index]) else {
+                throw invalidNumber(from: start, to: index + 1)
+            }
+            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+        }
+        appendNumber(from: start, to: index, flags: flags)
+    }
+
+    /// Parses a JSON5 number: a decimal number that may start with `+` or a decimal point and
+    /// end with a decimal point, a hexadecimal integer, `Infinity` or `NaN`, each optionally signed.
+    mutating func parseNumberJSON5() throws {
+        let start = position
+        var index = position
+        var flags = JSONNode.isInteger
+        if input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") {
+            if input[index] == UInt8(ascii: "+") { flags |= JSONNode.json5 }
+            index += 1
+        }
+        guard index < count else { throw invalidNumber(from: start, to: index) }
+        for (name, namedFlags) in [("Infinity", JSONNode.json5), ("NaN", JSONNode.json5)]
+        where input[index] == name.utf8.first {
+            let length = name.utf8.count
+            guard index + length <= count, input[index..<index + length].elementsEqual(name.utf8) else {
+                throw unexpectedCharacter(at: index)
+            }
+            appendNumber(from: start, to: index + length, flags: namedFlags)
+            return
+        }
+        if input[index] == UInt8(ascii: "0") && index + 1 < count && (input[index + 1] | 0x20) == UInt8(ascii: "x") {
+            index += 2
+            let digitsStart = index
+            while index < count && JSONParser.hexValue(input[index]) != nil { index += 1 }
+            guard index > digitsStart else { throw invalidNumber(from: start, to: index + 1) }
+            appendNumber(from: start, to: index, flags: JSONNode.isInteger | JSONNode.json5)
+            return
+        }
+        var integerDigits = 0
+        if index < count && input[index] == UInt8(ascii: "0") {
+            index += 1
+            integerDigits = 1
+            if index < count && JSONParser.isDigit(input[index]) { throw invalidNumber(from: start, to: index + 1) }
+        } else {
+            while index < count && JSONParser.isDigit(input[index]) {
+                index += 1
+                integerDigits += 1
+            }
+        }
+        var fractionDigits = 0
+        if index < count && input[index] == UInt8(ascii: ".") {
+            flags &= ~JSONNode.isInteger
+            index += 1
+            while index < count && JSONParser.isDigit(input[index]) {
+                index += 1
+                fractionDigits += 1
+            }
+            if integerDigits == 0 || fractionDigits == 0 { flags |= JSONNode.json5 }
+        }
+        guard integerDigits + fractionDigits > 0 else { throw invalidNumber(from: start, to: index + 1) }
+        if index < count && (input[index] | 0x20) == UInt8(ascii: "e") {
+            flags &= ~JSONNode.isInteger
+            index += 1
+            if index < count && (input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-")) { index += 1 }
+            guard index < count && JSONParser.isDigit(input[index]) else {
+                throw invalidNumber(from: start, to: index + 1)
+            }
+            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+        }
+        appendNumber(from: start, to: index, flags: flags)
+    }
+
+    @inline(__always)
+    private mutating func appendNumber(from start: Int, to end: Int, flags: UInt8) {
+        nodes.append(
+            JSONNode(
+                kind: .number, flags: flags, offset: UInt32(truncatingIfNeeded: start),
+                length: UInt32(truncatingIfNeeded: end - start),
+                end: UInt32(truncatingIfNeeded: nodes.count + 1)))
+        position = end
+    }
+}

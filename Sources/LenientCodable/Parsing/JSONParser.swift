@@ -1,0 +1,491 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// Parses UTF-8 JSON into a ``JSONTree`` in one pass.
+///
+/// By default it accepts exactly the grammar of RFC 8259: it validates every string (escapes,
+/// UTF-8, control characters) and every number, even those a model never reads, so that a
+/// document is either all valid or refused with the position of its first error. Options add
+/// trailing commas, and JSON5 as Foundation's `JSONDecoder` accepts it.
+///
+/// The parser is iterative: nesting costs one entry of a small stack, never a call frame, and is
+/// limited to 512 levels as in Foundation.
+struct JSONParser {
+    struct Options {
+        var allowsJSON5 = false
+        var allowsTrailingCommas = false
+        var assumesTopLevelDictionary = false
+    }
+
+    static let maximumDepth = 512
+
+    let input: UnsafeBufferPointer<UInt8>
+    let count: Int
+    let options: Options
+    var position = 0
+    var nodes: [JSONNode] = []
+    /// The open containers, innermost last.
+    var stack: [Int] = []
+    /// Whether node 0 is JSON5's brace-less top-level object.
+    var hasImplicitTopLevelObject = false
+
+    private init(input: UnsafeBufferPointer<UInt8>, options: Options) {
+        self.input = input
+        self.count = input.count
+        self.options = options
+    }
+
+    static func parse(_ input: UnsafeBufferPointer<UInt8>, options: Options) throws -> JSONTree {
+        var parser = JSONParser(input: input, options: options)
+        try parser.parseDocument()
+        return JSONTree(input: input, nodes: parser.nodes, isJSON5: options.allowsJSON5)
+    }
+
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8 { input[offset] }
+
+    @inline(__always)
+    var atEnd: Bool { position >= count }
+
+    // MARK: Document
+
+    private mutating func parseDocument() throws {
+        guard count < Int(UInt32.max) else {
+            throw makeError(
+                .inputTooLarge, at: 0, "The document is 4 GiB or larger, which is more than the parser accepts.")
+        }
+        // Most documents need about one node per 6 to 12 bytes; start near the low end.
+        nodes.reserveCapacity(max(16, count / 12))
+        try skipWhitespace()
+        guard !atEnd else {
+            throw makeError(
+                .emptyInput, at: position, "The input holds no JSON value; it is empty or only white space.")
+        }
+        if options.allowsJSON5 && options.assumesTopLevelDictionary && byte(at: position) != UInt8(ascii: "{") {
+            try parseImplicitTopLevelObject()
+        } else {
+            try parseValueTree()
+        }
+        try skipWhitespace()
+        if !atEnd {
+            throw unexpectedCharacter(context: "after the top-level value", code: .trailingContent)
+        }
+    }
+
+    /// Parses JSON5's `a: 1, b: 2` as the object `{a: 1, b: 2}`.
+    private mutating func parseImplicitTopLevelObject() throws {
+        let object = appendNode(.object, offset: position, length: 0)
+        stack.append(object)
+        hasImplicitTopLevelObject = true
+        try parseMemberKey()
+        try parseValueTree()
+        // `parseValueTree` returns with the implicit object still open when the input ends.
+        stack.removeAll()
+        nodes[object].end = UInt32(nodes.count)
+    }
+
+    // MARK: Values
+
+    /// Parses one value, with everything nested in it, at the current position.
+    ///
+    /// On return the value is complete and the position is just past it. When called with an
+    /// implicit top-level object open, it returns at the end of the input with that object open.
+    private mutating func parseValueTree() throws {
+        parseValue: while true {
+            guard !atEnd else { throw unexpectedEnd() }
+            let current = byte(at: position)
+            switch current {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard stack.count < JSONParser.maximumDepth else {
+                    throw makeError(
+                        .tooDeeplyNested, at: position,
+                        "Too many nested arrays and objects (the limit is \(JSONParser.maximumDepth))\(positionSuffix(position))."
+                    )
+                }
+                let isObject = current == UInt8(ascii: "{")
+                let container = appendNode(isObject ? .object : .array, offset: position, length: 0)
+                stack.append(container)
+                position += 1
+                try skipWhitespace()
+                let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if !atEnd && byte(at: position) == closing {
+                    position += 1
+                    closeContainer()
+                } else if isObject {
+                    try parseMemberKey()
+                    continue parseValue
+                } else {
+                    continue parseValue
+                }
+            case UInt8(ascii: "\""):
+                try parseString(quote: current)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if options.allowsJSON5 { try parseNumberJSON5() } else { try parseNumber() }
+            case UInt8(ascii: "t"):
+                try parseLiteral("true", kind: .true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false", kind: .false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null", kind: .null)
+            case UInt8(ascii: "'") where options.allowsJSON5:
+                try parseString(quote: current)
+            case UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
+                guard options.allowsJSON5 else { throw unexpectedCharacter() }
+                try parseNumberJSON5()
+            default:
+                throw unexpectedCharacter()
+            }
+
+            // A value is complete: count it in its container, then read what follows it.
+            afterValue: while true {
+                guard let container = stack.last else { return }
+                nodes[container].length += 1
+                try skipWhitespace()
+                // JSON5's brace-less top-level object ends with the input, not with a brace.
+                let isImplicit = container == 0 && hasImplicitTopLevelObject
+                if atEnd {
+                    if isImplicit { return }
+                    throw unexpectedEnd()
+                }
+                let isObject = nodes[container].kind == .object
+                let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let separator = byte(at: position)
+                if separator == UInt8(ascii: ",") {
+                    position += 1
+                    try skipWhitespace()
+                    if options.allowsTrailingCommas || options.allowsJSON5 {
+                        if isImplicit && atEnd { return }
+                        if !isImplicit && !atEnd && byte(at: position) == closing {
+                            position += 1
+                            closeContainer()
+                            continue afterValue
+                        }
+                    }
+                    if isObject { try parseMemberKey() }
+                    continue parseValue
+                } else if separator == closing && !isImplicit {
+                    position += 1
+                    closeContainer()
+                    continue afterValue
+                } else {
+                    throw unexpectedCharacter()
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendNode(_ kind: JSONNode.Kind, flags: UInt8 = 0, offset: Int, length: Int) -> Int {
+        let index = nodes.count
+        nodes.append(
+            JSONNode(
+                kind: kind, flags: flags, offset: UInt32(truncatingIfNeeded: offset),
+                length: UInt32(truncatingIfNeeded: length),
+                end: UInt32(truncatingIfNeeded: index + 1)))
+        return index
+    }
+
+    @inline(__always)
+    private mutating func closeContainer() {
+        let container = stack.removeLast()
+        nodes[container].end = UInt32(truncatingIfNeeded: nodes.count)
+    }
+
+    /// Parses an object member's key and the colon after it, leaving the position at the value.
+    private mutating func parseMemberKey() throws {
+        guard !atEnd else { throw unexpectedEnd() }
+        let current = byte(at: position)
+        if current == UInt8(ascii: "\"") || (current == UInt8(ascii: "'") && options.allowsJSON5) {
+            try parseString(quote: current)
+        } else if options.allowsJSON5 && JSONParser.isIdentifierStart(current) {
+            try parseIdentifier()
+        } else {
+            throw unexpectedCharacter(expected: "a key")
+        }
+        try skipWhitespace()
+        guard !atEnd else { throw unexpectedEnd() }
+        guard byte(at: position) == UInt8(ascii: ":") else { throw unexpectedCharacter(expected: "':' after a key") }
+        position += 1
+        try skipWhitespace()
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws {
+        let length = literal.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: length)
+        var index = 0
+        while index < length {
+            guard position + index < count else { throw unexpectedEnd() }
+            guard byte(at: position + index) == expected[index] else {
+                throw unexpectedCharacter(at: position + index)
+            }
+            index += 1
+        }
+        _ = appendNode(kind, offset: position, length: length)
+        position += length
+    }
+
+    // MARK: White space and comments
+
+    @inline(__always)
+    private mutating func skipWhitespace() throws {
+        while position < count {
+            switch byte(at: position) {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                position += 1
+            default:
+                if options.allowsJSON5 {
+                    try skipWhitespaceJSON5SlowPath()
+                }
+                return
+            }
+        }
+    }
+
+    /// Skips JSON5's further white space (vertical tab, form feed, no-break space, line and
+    /// paragraph separators, byte order mark) and comments.
+    private mutating func skipWhitespaceJSON5SlowPath() throws {
+        while position < count {
+            let current = byte(at: position)
+            switch current {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), 0x0B, 0x0C:
+                position += 1
+            case 0xC2 where position + 1 < count && byte(at: position + 1) == 0xA0:
+                position += 2
+            case 0xE2
+            where position + 2 < count && byte(at: position + 1) == 0x80
+                && (byte(at: position + 2) == 0xA8 || byte(at: position + 2) == 0xA9):
+                position += 3
+            case 0xEF where position + 2 < count && byte(at: position + 1) == 0xBB && byte(at: position + 2) == 0xBF:
+                position += 3
+            case UInt8(ascii: "/") where position + 1 < count && byte(at: position + 1) == UInt8(ascii: "/"):
+                position += 2
+                while position < count && byte(at: position) != UInt8(ascii: "\n")
+                    && byte(at: position) != UInt8(ascii: "\r")
+                {
+                    position += 1
+                }
+            case UInt8(ascii: "/") where position + 1 < count && byte(at: position + 1) == UInt8(ascii: "*"):
+                let start = position
+                position += 2
+                while true {
+                    guard position + 1 < count else {
+                        throw makeError(
+                            .unexpectedEndOfInput, at: start, "Unterminated comment\(positionSuffix(start)).")
+                    }
+                    if byte(at: position) == UInt8(ascii: "*") && byte(at: position + 1) == UInt8(ascii: "/") {
+                        position += 2
+                        break
+                    }
+                    position += 1
+                }
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Parses a string that starts with `quote` at the current position, validating its
+    /// escapes and UTF-8 but keeping it as a range of the input.
+    private mutating func parseString(quote: UInt8) throws {
+        let start = position + 1
+        var index = start
+        var flags: UInt8 = quote == UInt8(ascii: "'") ? JSONNode.json5 : 0
+        while true {
+            // The common case: printable ASCII that needs no attention.
+            while index < count {
+                let current = input[index]
+                if current == quote || current == UInt8(ascii: "\\") || current < 0x20 || current >= 0x80 { break }
+                index += 1
+            }
+            guard index < count else {
+                throw makeError(
+                    .unexpectedEndOfInput, at: position, "Unterminated string starting\(positionSuffix(position)).")
+            }
+            let current = input[index]
+            if current == quote { break }
+            if current == UInt8(ascii: "\\") {
+                flags |= JSONNode.hasEscapes
+                index = try validateEscape(at: index)
+            } else if current >= 0x80 {
+                index = try validateUTF8Sequence(at: index)
+            } else {
+                throw makeError(
+                    .controlCharacterInString, at: index,
+                    "Unescaped control character \(JSONParser.describeScalar(UInt32(current))) in string\(positionSuffix(index))."
+                )
+            }
+        }
+        _ = appendNode(.string, flags: flags, offset: start, length: index - start)
+        position = index + 1
+    }
+
+    /// Validates the escape at `index` (a backslash) and returns the index just past it.
+    private func validateEscape(at index: Int) throws -> Int {
+        guard index + 1 < count else {
+            throw makeError(.unexpectedEndOfInput, at: index, "Unterminated string\(positionSuffix(index)).")
+        }
+        let escaped = input[index + 1]
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return index + 2
+        case UInt8(ascii: "u"):
+            let unit = try readHexQuad(at: index + 2, escapeStart: index)
+            switch unit {
+            case 0xD800...0xDBFF:
+                guard index + 7 < count, input[index + 6] == UInt8(ascii: "\\"), input[index + 7] == UInt8(ascii: "u")
+                else {
+                    throw invalidUnicodeEscape(at: index, "Unpaired high surrogate")
+                }
+                let low = try readHexQuad(at: index + 8, escapeStart: index + 6)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw invalidUnicodeEscape(at: index, "Unpaired high surrogate")
+                }
+                return index + 12
+            case 0xDC00...0xDFFF:
+                throw invalidUnicodeEscape(at: index, "Unpaired low surrogate")
+            default:
+                return index + 6
+            }
+        default:
+            guard options.allowsJSON5 else { throw invalidEscape(at: index) }
+            return try validateEscapeJSON5(at: index)
+        }
+    }
+
+    /// JSON5's further escapes: `\'`, `\v`, `\0`, `\xHH`, escaped line breaks, and any other
+    /// character but a digit standing for itself.
+    private func validateEscapeJSON5(at index: Int) throws -> Int {
+        let escaped = input[index + 1]
+        switch escaped {
+        case UInt8(ascii: "x"):
+            guard index + 3 < count, JSONParser.hexValue(input[index + 2]) != nil,
+                JSONParser.hexValue(input[index + 3]) != nil
+            else {
+                throw invalidEscape(at: index)
+            }
+            return index + 4
+        case UInt8(ascii: "0"):
+            if index + 2 < count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(input[index + 2]) {
+                throw invalidEscape(at: index)
+            }
+            return index + 2
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            throw invalidEscape(at: index)
+        case UInt8(ascii: "\r"):
+            if index + 2 < count && input[index + 2] == UInt8(ascii: "\n") { return index + 3 }
+            return index + 2
+        case 0x80...:
+            return try validateUTF8Sequence(at: index + 1)
+        case 0x00..<0x20 where escaped != UInt8(ascii: "\n"):
+            throw invalidEscape(at: index)
+        default:
+            return index + 2
+        }
+    }
+
+    private func readHexQuad(at index: Int, escapeStart: Int) throws -> UInt32 {
+        guard index + 4 <= count else {
+            throw makeError(
+                .unexpectedEndOfInput, at: escapeStart, "Unterminated unicode escape\(positionSuffix(escapeStart)).")
+        }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            guard let digit = JSONParser.hexValue(input[index + offset]) else {
+                throw invalidUnicodeEscape(at: escapeStart, "Invalid unicode escape")
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Validates one multi-byte UTF-8 sequence starting at `index`; returns the index past it.
+    @inline(__always)
+    private func validateUTF8Sequence(at index: Int) throws -> Int {
+        let lead = input[index]
+        let length: Int
+        var lowerBound: UInt8 = 0x80
+        var upperBound: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            lowerBound = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            upperBound = 0x9F
+        case 0xF0:
+            length = 4
+            lowerBound = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            upperBound = 0x8F
+        default: throw invalidUTF8(at: index)
+        }
+        guard index + length <= count else { throw invalidUTF8(at: index) }
+        let second = input[index + 1]
+        guard second >= lowerBound && second <= upperBound else { throw invalidUTF8(at: index) }
+        var offset = 2
+        while offset < length {
+            guard input[index + offset] & 0xC0 == 0x80 else { throw invalidUTF8(at: index) }
+            offset += 1
+        }
+        return index + length
+    }
+
+    // MARK: JSON5 identifiers
+
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: "$"), UInt8(ascii: "\\"), 0x80...:
+            true
+        default: false
+        }
+    }
+
+    /// Parses an unquoted JSON5 key.
+    private mutating func parseIdentifier() throws {
+        let start = position
+        var index = position
+        var flags = JSONNode.json5
+        while index < count {
+            let current = input[index]
+            if current == UInt8(ascii: "\\") {
+                guard index + 1 < count, input[index + 1] == UInt8(ascii: "u") else { throw invalidEscape(at: index) }
+                _ = try readHexQuad(at: index + 2, escapeStart: index)
+                flags |= JSONNode.hasEscapes
+                index += 6
+            } else if current >= 0x80 {
+                index = try validateUTF8Sequence(at: index)
+            } else if JSONParser.isIdentifierStart(current) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(current)
+            {
+                index += 1
+            } else {
+                break
+            }
+        }
+        _ = appendNode(.string, flags: flags, offset: start, length: index - start)
+        position = index
+    }
+
+    // MARK: Helpers
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+
+    static func describeScalar(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}

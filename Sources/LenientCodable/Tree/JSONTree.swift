@@ -1,0 +1,205 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/*
+ The parsed tree: a flat array of fixed-size nodes in document order, pointing into the input.
+
+ Every JSON value is one node; an object's member is two nodes, its key (a string node) and then
+ its value. A container's node is followed by the nodes of its elements, and records the index
+ just past its last descendant (`end`), so that skipping a value is one load. Strings and numbers
+ are not converted while parsing: their node holds the byte range of their text, and flags that
+ say whether the slow conversion paths are needed (escapes in a string, a fraction or exponent in
+ a number).
+
+ Each node is 16 bytes:
+
+     kind   UInt8    null, true, false, number, string, array, object
+     flags  UInt8    string: hasEscapes, json5 (single-quoted or unquoted); number: isInteger, json5
+     offset UInt32   scalars: the first byte of the text (for strings, just after the quote)
+     length UInt32   scalars: the byte length of the text; containers: the number of elements
+                     (members for objects)
+     end    UInt32   the index of the first node after this value and its descendants
+
+ Worked example. The 28-byte input
+
+     {"id":7,"tags":["a\n",null]}
+     0         1         2
+     0123456789012345678901234567
+
+ becomes seven nodes:
+
+     index  kind    flags       offset  length  end
+     0      object              0       2       7     two members
+     1      string              2       2       2     "id"
+     2      number  isInteger   6       1       3     7
+     3      string              9       4       4     "tags"
+     4      array               15      2       7     two elements
+     5      string  hasEscapes  17      3       6     "a\n" (3 raw bytes: a, backslash, n)
+     6      null                22      4       7
+
+ Offsets are 32-bit: documents of 4 GiB or more are refused with `JSONParseError.inputTooLarge`.
+ */
+
+/// One value of the parsed tree. See the format description at the top of this file.
+struct JSONNode {
+    enum Kind: UInt8 {
+        case null, `true`, `false`, number, string, array, object
+    }
+
+    /// String: the text holds a backslash escape and must be unescaped.
+    static let hasEscapes: UInt8 = 1
+    /// Number: the text has no fraction and no exponent (`-12`, not `1.0` or `1e2`).
+    static let isInteger: UInt8 = 2
+    /// String or number written in a JSON5-only form: a single-quoted or unquoted string
+    /// (whose escapes follow JSON5's rules), or a hexadecimal, signed, dotted or named number.
+    static let json5: UInt8 = 4
+
+    var kind: Kind
+    var flags: UInt8
+    var offset: UInt32
+    var length: UInt32
+    var end: UInt32
+
+    @inline(__always)
+    func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
+}
+
+/// A parsed document: the input bytes and the nodes that index them.
+///
+/// The tree does not own the input: it is valid only while the buffer it was parsed from is.
+/// Decoders create and use it inside one `withUnsafeBytes` scope.
+struct JSONTree {
+    let input: UnsafeBufferPointer<UInt8>
+    let nodes: [JSONNode]
+    /// Whether the document was parsed in JSON5 mode; decides how strings are unescaped.
+    let isJSON5: Bool
+
+    @inline(__always)
+    subscript(index: Int) -> JSONNode { nodes[index] }
+
+    /// The raw bytes of a scalar node's text.
+    @inline(__always)
+    func bytes(of node: JSONNode) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: input[Int(node.offset)..<Int(node.offset) + Int(node.length)])
+    }
+
+    /// The index of the first element of a container, or of the first member's key of an object.
+    @inline(__always)
+    func firstChild(of index: Int) -> Int { index + 1 }
+
+    /// The index of the value that follows the one at `index` in its container.
+    @inline(__always)
+    func next(after index: Int) -> Int { Int(nodes[index].end) }
+}
+
+// MARK: - Strings
+
+extension JSONTree {
+    /// The text of a string node, unescaped.
+    func string(at index: Int) -> String {
+        let node = nodes[index]
+        let raw = bytes(of: node)
+        if !node.has(JSONNode.hasEscapes) {
+            // The parser has validated the UTF-8 already.
+            return String(decoding: raw, as: UTF8.self)
+        }
+        return JSONUnescaper.unescape(raw, json5: isJSON5)
+    }
+
+    /// The text of a number node, as written.
+    func numberText(at index: Int) -> String {
+        String(decoding: bytes(of: nodes[index]), as: UTF8.self)
+    }
+
+    /// The text of a number node in JSON's spelling: JSON5's hexadecimal, signed and dotted
+    /// forms are rewritten (`0x1F` is `31`, `.5` is `0.5`); `Infinity` and `NaN`, which JSON
+    /// cannot spell, keep their names.
+    func jsonNumberText(at index: Int) -> String {
+        let node = nodes[index]
+        guard node.has(JSONNode.json5) else { return numberText(at: index) }
+        switch NumberConversion.json5Value(bytes(of: node)) {
+        case .hexadecimal(let magnitude, let negative):
+            return magnitude == 0 ? "0" : (negative ? "-" : "") + String(magnitude)
+        case .decimal(let text):
+            return text
+        case .double(let value):
+            return value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
+        case .invalid:
+            return numberText(at: index)
+        }
+    }
+
+    /// Whether a string node's unescaped text equals the given UTF-8 bytes.
+    @inline(__always)
+    func stringEquals(at index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let node = nodes[index]
+        if !node.has(JSONNode.hasEscapes) {
+            guard Int(node.length) == other.count else { return false }
+            return memoryEquals(input.baseAddress! + Int(node.offset), other.baseAddress, other.count)
+        }
+        return stringEqualsSlowPath(at: index, other)
+    }
+
+    private func stringEqualsSlowPath(at index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let text = string(at: index)
+        return text.utf8.elementsEqual(other)
+    }
+}
+
+@inline(__always)
+func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+    guard count > 0, let rhs else { return true }
+    var index = 0
+    while index + 8 <= count {
+        let left = UnsafeRawPointer(lhs + index).loadUnaligned(as: UInt64.self)
+        let right = UnsafeRawPointer(rhs + index).loadUnaligned(as: UInt64.self)
+        if left != right { return false }
+        index += 8
+    }
+    while index < count {
+        if lhs[index] != rhs[index] { return false }
+        index += 1
+    }
+    return true
+}
+
+// MARK: - Values
+
+extension JSONTree {
+    /// Builds the public ``JSONValue`` for the node at `index` and its descendants.
+    ///
+    /// Duplicate keys keep their first value, as decoding does.
+    func value(at index: Int) -> JSONValue {
+        let node = nodes[index]
+        switch node.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(jsonNumberText(at: index))
+        case .string: return .string(string(at: index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(Int(node.length))
+            var child = index + 1
+            while child < Int(node.end) {
+                elements.append(value(at: child))
+                child = next(after: child)
+            }
+            return .array(elements)
+        case .object:
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(Int(node.length))
+            var seen = Set<String>()
+            var child = index + 1
+            while child < Int(node.end) {
+                let key = string(at: child)
+                let valueIndex = child + 1
+                if seen.insert(key).inserted {
+                    members.append((key: key, value: value(at: valueIndex)))
+                }
+                child = next(after: valueIndex)
+            }
+            return .object(JSONObject(uniqueMembers: members))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+@Suite struct DecoderBasicsTests {
+    struct Book: Codable, Equatable {
+        var name: String
+        var page: Int
+        var price: Double?
+        var tags: [String]
+        var ratings: [String: Int]
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func decodesNestedModel(options: LenientJSONDecoder.Options) throws {
+        let json = #"{"name":"Harry \"P\" \u00e9","page":256,"price":null,"tags":["a","b"],"ratings":{"x":1,"y":2}}"#
+        let book = try LenientJSONDecoder(options: options).decode(Book.self, from: Data(json.utf8))
+        #expect(
+            book == Book(name: "Harry \"P\" é", page: 256, price: nil, tags: ["a", "b"], ratings: ["x": 1, "y": 2]))
+    }
+
+    @Test func decodesFromEveryInputKind() throws {
+        let decoder = LenientJSONDecoder(.strict)
+        let text = "[1, 2.5, -3e2]"
+        #expect(try decoder.decode([Double].self, from: text) == [1, 2.5, -300])
+        #expect(try decoder.decode([Double].self, from: Array(text.utf8)) == [1, 2.5, -300])
+        #expect(try decoder.decode([Double].self, from: JSONValue(parsing: text)) == [1, 2.5, -300])
+        #expect(try decoder.decode([Int].self, fromJSONObject: [1, 2, 3]) == [1, 2, 3])
+    }
+
+    @Test func integersAreExact() throws {
+        let decoder = LenientJSONDecoder(.strict)
+        #expect(try decoder.decode(Int.self, from: "1e2") == 100)
+        #expect(try decoder.decode(Int.self, from: "1.0") == 1)
+        #expect(try decoder.decode(Int64.self, from: "-9223372036854775808") == Int64.min)
+        #expect(try decoder.decode(UInt64.self, from: "18446744073709551615") == UInt64.max)
+        #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: "1.5") }
+        #expect(throws: DecodingError.self) { try decoder.decode(Int8.self, from: "128") }
+    }
+
+    @Test func syntaxErrorsKeepTheirPosition() throws {
+        let decoder = LenientJSONDecoder(.strict)
+        let error = try #require(throws: DecodingError.self) {
+            try decoder.decode([Int].self, from: "[1,\n 2,,3]")
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        let parseError = try #require(context.underlyingError as? JSONParseError)
+        #expect(parseError.code == .unexpectedCharacter)
+        #expect(parseError.line == 2)
+        #expect(parseError.column == 4)
+        #expect(context.debugDescription.contains("line 2, column 4"))
+    }
+
+    @Test func trailingCommasOnlyInLenient() throws {
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode([Int].self, from: "[1,2,]") }
+        #expect(try LenientJSONDecoder(.lenient).decode([Int].self, from: "[1,2,]") == [1, 2])
+    }
+
+    @Test func typeMismatchHasCodingPath() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(.strict).decode(Book.self, from: #"{"name":"x","page":1,"tags":[1],"ratings":{}}"#)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("Expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["tags", "Index 0"])
+    }
+}

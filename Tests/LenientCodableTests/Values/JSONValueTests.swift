@@ -1,0 +1,102 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+@Suite struct JSONValueTests {
+    @Test func numbersCompareByValue() {
+        #expect(JSONValue.number("1") == .number("1.0"))
+        #expect(JSONValue.number("10e-1") == .number("1"))
+        #expect(JSONValue.number("-0") == .number("0.0"))
+        #expect(JSONValue.number("1.5") != .number("1"))
+        #expect(Set<JSONValue>([.number("2"), .number("2.00"), .number("20e-1")]).count == 1)
+    }
+
+    @Test func parsingKeepsLiteralNumberTextAndMemberOrder() throws {
+        let value = try JSONValue(parsing: #"{"z": 1.10, "a": [true, null, "s"], "m": 12345678901234567890123}"#)
+        guard case .object(let object) = value else {
+            Issue.record("Expected an object, got \(value)")
+            return
+        }
+        #expect(object.keys == ["z", "a", "m"])
+        #expect(object["z"] == .number("1.10"))
+        #expect(value["m"] == .number("12345678901234567890123"))
+        #expect(value["a"]?[0]?.boolValue == true)
+        #expect(value["a"]?[1]?.isNull == true)
+        #expect(value["a"]?[2]?.stringValue == "s")
+        #expect(value["a"]?[3] == nil)
+        #expect(value.description == #"{"z":1.10,"a":[true,null,"s"],"m":12345678901234567890123}"#)
+    }
+
+    @Test func duplicateKeysKeepTheFirstValue() throws {
+        let value = try JSONValue(parsing: #"{"a": 1, "a": 2}"#)
+        #expect(value["a"]?.intValue == 1)
+        #expect(value.objectValue?.count == 1)
+    }
+
+    @Test func typedAccessors() {
+        let value: JSONValue = [
+            "n": 3, "x": 2.5, "big": .number("1e30"), "s": "t", "b": false, "l": [1], "o": ["k": nil],
+        ]
+        #expect(value["n"]?.intValue == 3)
+        #expect(value["n"]?.doubleValue == 3)
+        #expect(value["x"]?.intValue == nil)
+        #expect(value["x"]?.doubleValue == 2.5)
+        #expect(value["big"]?.intValue == nil)
+        #expect(value["s"]?.stringValue == "t")
+        #expect(value["b"]?.boolValue == false)
+        #expect(value["l"]?.arrayValue == [1])
+        #expect(value["o"]?.objectValue == ["k": .null])
+        #expect(value["s"]?.intValue == nil)
+        #expect(JSONValue.number("3.0").intValue == 3)
+    }
+
+    @Test func subscriptSetsMembers() {
+        var value: JSONValue = ["a": 1]
+        value["b"] = "two"
+        value["a"] = nil
+        #expect(value == ["b": "two"])
+        var empty = JSONValue.null
+        empty["x"] = true
+        #expect(empty == ["x": true])
+    }
+
+    @Test func objectsCompareRegardlessOfOrder() {
+        let first: JSONValue = ["a": 1, "b": 2]
+        let second: JSONValue = ["b": 2, "a": 1]
+        #expect(first == second)
+        #expect(first.hashValue == second.hashValue)
+    }
+
+    @Test func initializers() {
+        #expect(JSONValue(true) == .bool(true))
+        #expect(JSONValue(42) == .number("42"))
+        #expect(JSONValue(2.0) == .number("2"))
+        #expect(JSONValue(0.1) == .number("0.1"))
+        #expect(JSONValue("s") == .string("s"))
+        #expect(JSONValue([1, "a"]) == .array([.number("1"), .string("a")]))
+        #expect(JSONValue(["k": 1]) == .object(["k": 1]))
+    }
+
+    @Test func codableUnderFoundation() throws {
+        let value: JSONValue = ["id": 7, "name": "x", "tags": ["a"], "ok": true, "none": nil, "ratio": 0.25]
+        let data = try JSONEncoder().encode(value)
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: data)
+        #expect(decoded == value)
+    }
+
+    @Test func decodesUnderLenientDecoderWithLiteralText() throws {
+        struct Envelope: Decodable {
+            var payload: JSONValue
+        }
+        let envelope = try LenientJSONDecoder().decode(Envelope.self, from: #"{"payload": {"price": 10.50}}"#)
+        #expect(envelope.payload == ["price": .number("10.50")])
+        guard case .number(let text)? = envelope.payload["price"] else {
+            Issue.record("Expected a number")
+            return
+        }
+        #expect(text == "10.50")
+    }
+}
