@@ -16,13 +16,16 @@ struct Report {
         return baseline.map { measurement.median / $0.median }
     }
 
-    /// Rows grouped by suite, then by operation in a fixed order, keeping the order rows were declared in.
+    /// Rows grouped by suite, then by operation in a fixed order, Foundation's row last, the others in the order they
+    /// were declared in.
     private var ordered: [Measurement] {
         let operations: [Operation] = [.decode, .encode, .parse]
         let suites = measurements.map(\.suite).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         return suites.flatMap { suite in
             operations.flatMap { operation in
-                measurements.filter { $0.suite == suite && $0.row.operation == operation }
+                let rows = measurements.filter { $0.suite == suite && $0.row.operation == operation }
+                return rows.filter { $0.row.implementation != operation.baseline }
+                    + rows.filter { $0.row.implementation == operation.baseline }
             }
         }
     }
