@@ -8,35 +8,154 @@ extension LenientJSONDecoder {
     ///
     /// ```swift
     /// var options = LenientJSONDecoder.Options.strict
-    /// options.allowsTrailingCommas = true
+    /// options.coercesNumbersFromStrings = true      // "42" is an Int, nothing else is forgiven
     /// let decoder = LenientJSONDecoder(options: options)
     /// ```
     ///
-    /// - ``lenient`` (the default) turns every leniency on.
+    /// - ``lenient`` (the default) turns every leniency on, except reporting unknown keys.
     /// - ``strict`` behaves like Foundation's `JSONDecoder`: the same values, the same errors
     ///   and coding paths — except that it parses RFC 8259 exactly (no trailing commas) and keeps
     ///   the line and column of syntax errors.
     ///
     /// Options are a value: a decode call copies them when it starts, so changing a decoder's
-    /// options never affects a decode already running.
+    /// options never affects a decode already running. Every forgiven value is recorded in the
+    /// ``DecodingReport`` of ``LenientJSONDecoder/decodeWithReport(_:from:)-(_,Data)``.
     public struct Options: Hashable, Sendable {
+        // MARK: Syntax and keys
+
         /// Whether a comma may follow the last element of an array or the last member of an
         /// object (`[1, 2,]`). Foundation's `JSONDecoder` accepts them; RFC 8259 does not.
         public var allowsTrailingCommas: Bool
 
+        /// Whether a key that is not present exactly may be found ignoring ASCII case and the
+        /// separators `_`, `-` and space: `userName` then finds `UserName`, `USERNAME`,
+        /// `user_name` or `user-name`. An exact match always wins; a loose one is reported as
+        /// ``DecodingIssue/Kind/keyFallback``.
+        public var allowsLooseKeyMatching: Bool
+
+        /// Whether members of the JSON that no property reads are reported as
+        /// ``DecodingIssue/Kind/unknownKey``. Off in both presets: turn it on to watch an API grow.
+        public var reportsUnknownKeys: Bool
+
+        // MARK: Coercion
+
+        /// Whether numbers may be read from strings: `"42"`, `" 42 "`, `"4.2e1"` for integers;
+        /// `"2.5"`, `"NaN"`, `"Infinity"`, `"-Infinity"` for `Double` and `Float`; the digits of
+        /// a string for `Decimal`.
+        public var coercesNumbersFromStrings: Bool
+
+        /// Whether numbers may be read from booleans: `true` is 1 and `false` is 0.
+        public var coercesNumbersFromBooleans: Bool
+
+        /// Whether an integer may be read from a number with a fraction, truncated toward zero
+        /// (`2.9` is 2, `-2.9` is -2). A number out of the type's range is never accepted.
+        public var truncatesFractionsToIntegers: Bool
+
+        /// Whether a `Bool` may be read from a number (0 is `false`, any other number `true`) or
+        /// from the strings `true`, `false`, `yes`, `no`, `y`, `n`, `1`, `0`, `on`, `off` in any case.
+        public var coercesBooleans: Bool
+
+        /// Whether a `String` may be read from a number (its text as written: `1.10` is `"1.10"`)
+        /// or a boolean (`"true"`, `"false"`).
+        public var coercesStrings: Bool
+
+        /// Whether dates are read with ``dateFormats`` when the decoder's `dateDecodingStrategy`
+        /// was left at its default. A strategy you set is always honoured exactly.
+        public var decodesDatesWithFormatList: Bool
+
+        /// The date forms tried in order, when ``decodesDatesWithFormatList`` is on and no date
+        /// strategy was set. A date in any of these forms is not a forgiven value.
+        public var dateFormats: [DateFormat]
+
+        /// Whether a `RawRepresentable` enum may be read from its raw value in any of the coerced
+        /// forms above, from a raw string in another case (`"ACTIVE"` for `active`), and — for a
+        /// type that conforms to ``CaseFallback`` — from an unknown value, as its fallback case.
+        public var coercesEnums: Bool
+
+        /// Whether a single value where an array (or set) is expected becomes a one-element array.
+        public var wrapsSingleValuesInArrays: Bool
+
+        /// Whether a string that holds JSON text (`"{\"a\":1}"`) is parsed where an object or
+        /// array is expected.
+        public var parsesJSONInStrings: Bool
+
+        /// Whether strings that old servers write for "nothing" — `"null"`, `"nil"`, `"<null>"`,
+        /// `"(null)"` in any case — count as `null` for every type but `String`.
+        public var treatsNullLikeStringsAsNull: Bool
+
+        // MARK: Defaults and lossy collections
+
+        /// Whether a missing non-optional property takes its type's default (`""`, `0`,
+        /// `false`, `[]`, `[:]`, or ``DefaultValue/defaultValue``).
+        public var defaultsMissingValues: Bool
+
+        /// Whether a `null` non-optional property takes its type's default; a `null` where a
+        /// collection is expected becomes an empty collection.
+        public var defaultsNullValues: Bool
+
+        /// Whether a value that cannot be decoded even with coercion takes its type's default;
+        /// for an optional property, `nil`.
+        public var defaultsInvalidValues: Bool
+
+        /// Whether elements of arrays, sets and dictionaries that cannot be decoded are left out
+        /// instead of failing the whole collection.
+        public var dropsInvalidElements: Bool
+
         /// Creates options with every leniency off, as ``strict``.
         public init() {
             allowsTrailingCommas = false
+            allowsLooseKeyMatching = false
+            reportsUnknownKeys = false
+            coercesNumbersFromStrings = false
+            coercesNumbersFromBooleans = false
+            truncatesFractionsToIntegers = false
+            coercesBooleans = false
+            coercesStrings = false
+            decodesDatesWithFormatList = false
+            dateFormats = DateFormat.standardList
+            coercesEnums = false
+            wrapsSingleValuesInArrays = false
+            parsesJSONInStrings = false
+            treatsNullLikeStringsAsNull = false
+            defaultsMissingValues = false
+            defaultsNullValues = false
+            defaultsInvalidValues = false
+            dropsInvalidElements = false
         }
 
-        /// Every leniency on: the decoder forgives what it can and reports it.
+        /// Every leniency on: the decoder forgives what it can and reports it. Unknown keys are
+        /// not reported unless you turn ``reportsUnknownKeys`` on.
         public static var lenient: Options {
             var options = Options()
             options.allowsTrailingCommas = true
+            options.allowsLooseKeyMatching = true
+            options.coercesNumbersFromStrings = true
+            options.coercesNumbersFromBooleans = true
+            options.truncatesFractionsToIntegers = true
+            options.coercesBooleans = true
+            options.coercesStrings = true
+            options.decodesDatesWithFormatList = true
+            options.coercesEnums = true
+            options.wrapsSingleValuesInArrays = true
+            options.parsesJSONInStrings = true
+            options.treatsNullLikeStringsAsNull = true
+            options.defaultsMissingValues = true
+            options.defaultsNullValues = true
+            options.defaultsInvalidValues = true
+            options.dropsInvalidElements = true
             return options
         }
 
         /// Foundation's `JSONDecoder` behaviour, with RFC 8259 parsing and positioned syntax errors.
         public static var strict: Options { Options() }
+
+        /// Whether any value coercion, default or lossy collection is on: when none is, the
+        /// decoder takes Foundation's paths only.
+        var forgivesValues: Bool {
+            coercesNumbersFromStrings || coercesNumbersFromBooleans || truncatesFractionsToIntegers || coercesBooleans
+                || coercesStrings || coercesEnums || wrapsSingleValuesInArrays || parsesJSONInStrings
+                || treatsNullLikeStringsAsNull || defaultsMissingValues || defaultsNullValues || defaultsInvalidValues
+                || dropsInvalidElements
+        }
     }
 }

@@ -54,6 +54,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         return body(&settings)
     }
 
+    /// A copy of the settings, taken under the lock when a decode starts.
+    var currentSettings: DecoderSettings { withSettings { $0 } }
+
     /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
     /// or a combination of your own.
     public var options: Options {
@@ -64,7 +67,12 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// How dates are decoded; the same as `JSONDecoder.dateDecodingStrategy`.
     public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy {
         get { withSettings { $0.dateDecodingStrategy } }
-        set { withSettings { $0.dateDecodingStrategy = newValue } }
+        set {
+            withSettings {
+                $0.dateDecodingStrategy = newValue
+                $0.dateDecodingStrategyIsSet = true
+            }
+        }
     }
 
     /// How `Data` is decoded; the same as `JSONDecoder.dataDecodingStrategy`.
@@ -270,6 +278,8 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable {
 struct DecoderSettings: @unchecked Sendable {
     var options: LenientJSONDecoder.Options
     var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
+    /// Whether the user set a date strategy; until then `.lenient` reads dates with its format list.
+    var dateDecodingStrategyIsSet = false
     var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64
     var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
     var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys

@@ -56,10 +56,22 @@ enum NumberConversion {
     }
 
     /// Integers written with a fraction, an exponent or many digits: `1.0`, `1e2`, `-0.0`,
-    /// `18446744073709551615`. The value is computed exactly from the digits.
+    /// `18446744073709551615`, with Foundation's rules: the text is read as a `Double`, which
+    /// must be a whole number that fits; below 2^53 that is the value (so `1e-400` is 0), and
+    /// from 2^53 up the digits are read again exactly and the fraction dropped.
     static func integerSlowPath<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
-        guard let decimal = DecimalText(bytes) else { return nil }
-        guard let (magnitude, negative) = decimal.exactInteger() else { return nil }
+        // Plain integer text of any length is read exactly, as Foundation's fast path does.
+        if !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }),
+            let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
+            let value = integer(magnitude: magnitude, negative: negative, as: type)
+        {
+            return value
+        }
+        guard let double = Double(String(decoding: bytes, as: UTF8.self)), let value = T(exactly: double) else {
+            return nil
+        }
+        if double.magnitude < 9_007_199_254_740_992 { return value }
+        guard let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart() else { return nil }
         return integer(magnitude: magnitude, negative: negative, as: type)
     }
 
@@ -257,22 +269,19 @@ struct DecimalText {
         }
     }
 
-    /// The exact integer magnitude, when the value is an integer below 2^64.
-    func exactInteger() -> (magnitude: UInt64, negative: Bool)? {
-        if digits.isEmpty { return (0, false) }
-        guard exponent >= 0, digits.count + exponent <= 20 else { return nil }
+    /// The magnitude of the integer part (the fraction dropped), when it is below 2^64.
+    func integerPart() -> (magnitude: UInt64, negative: Bool)? {
+        let integerDigits = digits.count + exponent
+        if digits.isEmpty || integerDigits <= 0 { return (0, negative) }
+        guard integerDigits <= 20 else { return nil }
         var magnitude: UInt64 = 0
-        for digit in digits {
+        for position in 0..<integerDigits {
+            let digit = position < digits.count ? UInt64(digits[position]) : 0
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
             guard !overflow else { return nil }
-            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !carry else { return nil }
             magnitude = sum
-        }
-        for _ in 0..<exponent {
-            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            magnitude = shifted
         }
         return (magnitude, negative)
     }

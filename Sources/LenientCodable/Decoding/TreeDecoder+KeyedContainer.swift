@@ -15,11 +15,17 @@ extension TreeDecoder {
         let codingPathNode: CodingPathNode
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
+        /// The model's key mapping, when it has one.
+        let plan: KeyPlan?
+        /// Whether a key missing exactly may be found ignoring case and separators.
+        let matchesLoosely: Bool
 
-        init(decoder: TreeDecoder, objectIndex: Int, codingPathNode: CodingPathNode) {
+        init(decoder: TreeDecoder, objectIndex: Int, codingPathNode: CodingPathNode, plan: KeyPlan? = nil) {
             self.decoder = decoder
             self.objectIndex = objectIndex
             self.codingPathNode = codingPathNode
+            self.plan = plan
+            self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
@@ -36,23 +42,23 @@ extension TreeDecoder {
             let end = Int(tree[objectIndex].end)
             var keys: [Key] = []
             keys.reserveCapacity(Int(tree[objectIndex].length))
-            if let convertedKeys {
-                // The table holds each converted key once; list them in document order.
-                var keyIndex = objectIndex + 1
-                while keyIndex < end {
-                    let valueIndex = keyIndex + 1
-                    let name = convertedName(ofKeyAt: keyIndex)
-                    if convertedKeys[name] == valueIndex, let key = Key(stringValue: name) { keys.append(key) }
-                    keyIndex = tree.next(after: valueIndex)
+            if let plan {
+                // Mapped properties whose value is present, then the JSON keys nobody maps.
+                for name in plan.mappedPropertyNames {
+                    if let key = Key(stringValue: name), valueIndex(forKey: key) != nil { keys.append(key) }
                 }
-                return keys
             }
-            var seen = Set<String>()
+            var seen = Set(keys.map(\.stringValue))
             var keyIndex = objectIndex + 1
             while keyIndex < end {
-                let name = tree.string(at: keyIndex)
-                if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
-                keyIndex = tree.next(after: keyIndex + 1)
+                let valueIndex = keyIndex + 1
+                let name = convertedName(ofKeyAt: keyIndex)
+                let isFirst = convertedKeys.map { $0[name] == valueIndex } ?? true
+                if isFirst, plan?.entry(for: name) == nil, seen.insert(name).inserted, let key = Key(stringValue: name)
+                {
+                    keys.append(key)
+                }
+                keyIndex = tree.next(after: valueIndex)
             }
             return keys
         }
@@ -64,9 +70,65 @@ extension TreeDecoder {
         /// The node of the value for a key, or `nil` when the object has no such member.
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
+            if plan == nil && !matchesLoosely { return exactValueIndex(forKey: key) }
+            return valueIndexSlowPath(forKey: key)
+        }
+
+        /// The value for the key as the decoder's key strategy spells it.
+        @inline(__always)
+        private func exactValueIndex(forKey key: Key) -> Int? {
             if let convertedKeys { return convertedKeys[key.stringValue] }
             var name = key.stringValue
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
+        }
+
+        /// Lookup through the key mapping, then loose matching; records fallbacks for the report.
+        private func valueIndexSlowPath(forKey key: Key) -> Int? {
+            let tree = decoder.tree
+            let name = key.stringValue
+            var candidates: [[KeyBytes]]
+            switch plan?.entry(for: name) {
+            case .ignored?:
+                return nil
+            case .sources(let sources)?:
+                candidates = sources
+                var firstNull: Int?
+                for (position, path) in sources.enumerated() {
+                    guard let index = tree.resolve(path, in: objectIndex) else { continue }
+                    if tree[index].kind == .null {
+                        if firstNull == nil { firstNull = index }
+                        continue
+                    }
+                    if position > 0 { recordFallback(key, found: path, tried: sources) }
+                    return index
+                }
+                if let firstNull { return firstNull }
+            case nil:
+                if let strategyKey = plan?.strategyKey(for: name) {
+                    if let index = tree.findMember(in: objectIndex, key: strategyKey.utf8) { return index }
+                    candidates = [[strategyKey]]
+                } else {
+                    if let index = exactValueIndex(forKey: key) { return index }
+                    candidates = [[KeyBytes(name)]]
+                }
+            }
+            guard matchesLoosely else { return nil }
+            for path in candidates {
+                if let (index, matched) = tree.resolveLoosely(path, in: objectIndex) {
+                    recordFallback(key, found: matched, tried: candidates)
+                    return index
+                }
+            }
+            return nil
+        }
+
+        private func recordFallback(_ key: Key, found: [KeyBytes], tried: [[KeyBytes]]) {
+            guard let report = decoder.report else { return }
+            let spell = { (path: [KeyBytes]) in "\"" + path.map(\.text).joined(separator: ".") + "\"" }
+            let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
+            report.record(
+                .keyFallback, path: codingPathNode.appending(key),
+                message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
         }
 
         @inline(__always)
@@ -77,11 +139,12 @@ extension TreeDecoder {
 
         @inline(never)
         func keyNotFound(_ key: Key) -> DecodingError {
-            DecodingError.keyNotFound(
-                key,
-                .init(
-                    codingPath: codingPathNode.path,
-                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+            var description = "No value associated with key \(key) (\"\(key.stringValue)\")."
+            if case .sources(let sources)? = plan?.entry(for: key.stringValue) {
+                let tried = sources.map { "\"" + $0.map(\.text).joined(separator: ".") + "\"" }.joined(separator: ", ")
+                description = "No value for key \"\(key.stringValue)\"; tried \(tried)."
+            }
+            return DecodingError.keyNotFound(key, .init(codingPath: codingPathNode.path, debugDescription: description))
         }
 
         private func convertedName(ofKeyAt keyIndex: Int) -> String {
@@ -281,18 +344,6 @@ extension TreeDecoder {
 }
 
 extension JSONTree {
-    /// The index of the value of the first member whose key equals `key`, or `nil`.
-    @inline(__always)
-    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
-        let end = Int(nodes[objectIndex].end)
-        var keyIndex = objectIndex + 1
-        while keyIndex < end {
-            if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
-            keyIndex = Int(nodes[keyIndex + 1].end)
-        }
-        return nil
-    }
-
     /// A one-node tree holding `null`, whose input is a static string.
     static var null: JSONTree {
         let text: StaticString = "null"

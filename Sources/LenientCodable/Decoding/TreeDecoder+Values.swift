@@ -47,8 +47,13 @@ extension TreeDecoder {
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false) throws -> T
     {
         if let value = try unwrapStandardType(type, at: index, path: path) { return value }
-        if isCurrent { return try T(from: self) }
-        return try withNode(index, path: path) { try T(from: $0) }
+        if isCurrent {
+            let savedType = currentType
+            currentType = T.self
+            defer { currentType = savedType }
+            return try T(from: self)
+        }
+        return try withNode(index, path: path, type: T.self) { try T(from: $0) }
     }
 
     /// The fast and special paths of ``unwrap(_:at:path:isCurrent:)``; `nil` for a type that

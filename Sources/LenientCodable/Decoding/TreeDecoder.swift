@@ -14,7 +14,13 @@ final class TreeDecoder: Decoder {
     /// The node of the value being decoded.
     var nodeIndex: Int
     var codingPathNode: CodingPathNode
+    /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
+    var currentType: Any.Type?
+    /// Where forgiven values are recorded; `nil` when nobody asked for a report.
+    var report: ReportCollector?
     let userInfo: [CodingUserInfoKey: Any]
+    /// The last plan looked up, so that the elements of an array of one model skip the cache.
+    var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
 
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
@@ -31,7 +37,8 @@ final class TreeDecoder: Decoder {
 
     /// Parses the input and decodes the top-level value.
     static func decode<T: Decodable>(
-        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool = false
+        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool = false,
+        report: ReportCollector? = nil
     ) throws -> T {
         let input: JSONInput.UTF8Input
         do {
@@ -50,6 +57,7 @@ final class TreeDecoder: Decoder {
                 throw invalidJSON(error)
             }
             let decoder = TreeDecoder(tree: tree, settings: settings)
+            decoder.report = report
             return try decoder.unwrap(type, at: 0, path: .root)
         }
     }
@@ -71,8 +79,9 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
         }
+        let plan = try plan(for: Key.self)
         return KeyedDecodingContainer(
-            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, codingPathNode: codingPathNode))
+            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, codingPathNode: codingPathNode, plan: plan))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -110,16 +119,38 @@ final class TreeDecoder: Decoder {
 
     /// Decodes a nested value with this decoder pointed at its node, then points it back.
     @inline(__always)
-    func withNode<T>(_ index: Int, path: CodingPathNode, _ body: (TreeDecoder) throws -> T) rethrows -> T {
+    func withNode<T>(_ index: Int, path: CodingPathNode, type: Any.Type? = nil, _ body: (TreeDecoder) throws -> T)
+        rethrows -> T
+    {
         let savedIndex = nodeIndex
         let savedPath = codingPathNode
+        let savedType = currentType
         nodeIndex = index
         codingPathNode = path
+        currentType = type
         defer {
             nodeIndex = savedIndex
             codingPathNode = savedPath
+            currentType = savedType
         }
         return try body(self)
+    }
+
+    /// The key plan for a keyed container that the current model asks for.
+    func plan<Key: CodingKey>(for keys: Key.Type) throws -> KeyPlan? {
+        guard let model = currentType else { return nil }
+        let modelID = ObjectIdentifier(model)
+        let keysID = ObjectIdentifier(keys)
+        if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan.plan }
+        let plan: KeyPlan?
+        do {
+            plan = try KeyPlan.plan(for: model, keys: keys)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPathNode.path, debugDescription: error.description, underlyingError: error))
+        }
+        cachedPlan = (modelID, keysID, plan)
+        return plan
     }
 }
 

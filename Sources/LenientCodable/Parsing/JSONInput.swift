@@ -105,7 +105,7 @@ enum JSONInput {
         if failed {
             throw JSONParseError(
                 code: .invalidEncoding, line: 1, column: 1, byteOffset: 0,
-                message: "The input looks like \(encoding) text but cannot be read as such.")
+                message: "The input looks like \(encoding) text but cannot be read as such around line 1, column 1.")
         }
         return output
     }

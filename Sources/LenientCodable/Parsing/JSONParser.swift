@@ -59,7 +59,8 @@ struct JSONParser {
         try skipWhitespace()
         guard !atEnd else {
             throw makeError(
-                .emptyInput, at: position, "The input holds no JSON value; it is empty or only white space.")
+                .emptyInput, at: position,
+                "The input holds no JSON value; it is empty or only white space\(positionSuffix(position)).")
         }
         if options.allowsJSON5 && options.assumesTopLevelDictionary && byte(at: position) != UInt8(ascii: "{") {
             try parseImplicitTopLevelObject()

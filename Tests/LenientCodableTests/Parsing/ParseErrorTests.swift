@@ -30,7 +30,7 @@ import Testing
             message: "Unexpected end of input in array around line 1, column 6."),
         Case(
             json: "", code: .emptyInput, line: 1, column: 1,
-            message: "The input holds no JSON value; it is empty or only white space."),
+            message: "The input holds no JSON value; it is empty or only white space around line 1, column 1."),
         Case(
             json: "[012]", code: .invalidNumber, line: 1, column: 2,
             message: "Invalid number '01' in array around line 1, column 2."),

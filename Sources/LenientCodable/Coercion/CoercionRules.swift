@@ -1,0 +1,89 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// The conversions of the coercion table that work on plain values: the decoder applies them
+/// to the parsed tree, and the property wrappers to what any decoder gives them.
+enum CoercionRules {
+    /// The integer a string stands for: trimmed, in JSON's number syntax with an optional `+`.
+    /// A fraction is truncated toward zero and says so; a value out of range is `nil`.
+    static func integer<T: FixedWidthInteger>(fromString text: String, as type: T.Type) -> (value: T, truncated: Bool)?
+    {
+        var text = trimmed(text)
+        if text.hasPrefix("+") { text.removeFirst() }
+        guard isNumberSyntax(text) else { return nil }
+        var copy = text
+        return copy.withUTF8 { integer(fromNumberText: $0, as: type) }
+    }
+
+    /// The integer a number's text stands for, exact or truncated toward zero.
+    static func integer<T: FixedWidthInteger>(fromNumberText bytes: UnsafeBufferPointer<UInt8>, as type: T.Type)
+        -> (value: T, truncated: Bool)?
+    {
+        if let value = NumberConversion.integer(bytes, as: type) { return (value, false) }
+        guard let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
+            let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: type)
+        else { return nil }
+        return (value, true)
+    }
+
+    /// The `Double` a string stands for: trimmed decimal text, or `NaN`, `Infinity`, `-Infinity`
+    /// in any case.
+    static func double(fromString text: String) -> Double? {
+        var text = trimmed(text)
+        switch text.lowercased() {
+        case "nan", "+nan", "-nan": return .nan
+        case "infinity", "+infinity", "inf", "+inf": return .infinity
+        case "-infinity", "-inf": return -.infinity
+        default: break
+        }
+        if text.hasPrefix("+") { text.removeFirst() }
+        guard isNumberSyntax(text) else { return nil }
+        return text.withUTF8 { NumberConversion.double($0, isInteger: false) }
+    }
+
+    /// The `Bool` a string stands for: `true/false/yes/no/y/n/1/0/on/off` in any case.
+    static func bool(fromString text: String) -> Bool? {
+        switch trimmed(text).lowercased() {
+        case "true", "yes", "y", "1", "on": true
+        case "false", "no", "n", "0", "off": false
+        default: nil
+        }
+    }
+
+    /// Whether a string is one of the ways old servers write "nothing".
+    static func isNullLike(_ text: String) -> Bool {
+        switch trimmed(text).lowercased() {
+        case "null", "nil", "<null>", "(null)", "<nil>", "(nil)", "undefined": true
+        default: false
+        }
+    }
+
+    /// Whether the text is a JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`),
+    /// also allowing leading zeros, which servers write in strings (`"007"`).
+    static func isNumberSyntax(_ text: String) -> Bool {
+        var utf8 = Substring(text).utf8[...]
+        if utf8.first == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
+        let integerDigits = utf8.prefix(while: JSONParser.isDigit)
+        guard !integerDigits.isEmpty else { return false }
+        utf8 = utf8.dropFirst(integerDigits.count)
+        if utf8.first == UInt8(ascii: ".") {
+            let fraction = utf8.dropFirst().prefix(while: JSONParser.isDigit)
+            guard !fraction.isEmpty else { return false }
+            utf8 = utf8.dropFirst(1 + fraction.count)
+        }
+        if let marker = utf8.first, marker | 0x20 == UInt8(ascii: "e") {
+            utf8 = utf8.dropFirst()
+            if let sign = utf8.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
+            let exponent = utf8.prefix(while: JSONParser.isDigit)
+            guard !exponent.isEmpty else { return false }
+            utf8 = utf8.dropFirst(exponent.count)
+        }
+        return utf8.isEmpty
+    }
+
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let last = text.lastIndex(where: { !$0.isWhitespace }) ?? first
+        return String(text[first...last])
+    }
+}

@@ -1,0 +1,189 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// A form in which servers write dates, for ``LenientJSONDecoder/Options/dateFormats``.
+///
+/// The lenient decoder tries the forms of its list in order until one reads the value:
+///
+/// ```swift
+/// var options = LenientJSONDecoder.Options.lenient
+/// options.dateFormats = [.iso8601, .pattern("dd.MM.yyyy"), .unixTime]
+/// ```
+public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
+    enum Kind: Hashable, Sendable {
+        case iso8601
+        case unixTime
+        case pattern(String)
+    }
+
+    let kind: Kind
+
+    /// ISO 8601 date and time, with or without fractional seconds, with `Z`, `+0000`,
+    /// `+00:00` or `+00` as the offset (no offset means UTC), and `T` or a space between date
+    /// and time: `2026-11-20T09:30:00Z`, `2026-11-20T09:30:00.123+01:00`, `2026-11-20 09:30:00`.
+    public static let iso8601 = DateFormat(kind: .iso8601)
+
+    /// Seconds or milliseconds since 1970, from a number or a numeric string. Values of
+    /// 100 000 000 000 or more (in magnitude) are milliseconds: as seconds they would be
+    /// after the year 5000.
+    public static let unixTime = DateFormat(kind: .unixTime)
+
+    /// A `DateFormatter` pattern (`"yyyy-MM-dd"`, `"EEE MMM dd HH:mm:ss Z yyyy"`), read with
+    /// the `en_US_POSIX` locale, in UTC unless the pattern has a zone.
+    ///
+    /// - Parameter format: The pattern.
+    /// - Returns: The date format.
+    public static func pattern(_ format: String) -> DateFormat { DateFormat(kind: .pattern(format)) }
+
+    /// The list the lenient decoder starts with: ISO 8601, Unix time, then YYModel's formats
+    /// (`yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd`, `yyyy/MM/dd HH:mm:ss`, `yyyy/MM/dd`,
+    /// Twitter's `EEE MMM dd HH:mm:ss Z yyyy`, and RFC 1123's `EEE, dd MMM yyyy HH:mm:ss zzz`).
+    public static let standardList: [DateFormat] = [
+        .iso8601, .unixTime,
+        .pattern("yyyy-MM-dd"), .pattern("yyyy/MM/dd HH:mm:ss"), .pattern("yyyy/MM/dd"),
+        .pattern("EEE MMM dd HH:mm:ss Z yyyy"), .pattern("EEE, dd MMM yyyy HH:mm:ss zzz"),
+    ]
+
+    /// The format's name: `iso8601`, `unixTime` or the pattern.
+    public var description: String {
+        switch kind {
+        case .iso8601: "iso8601"
+        case .unixTime: "unixTime"
+        case .pattern(let format): format
+        }
+    }
+
+    /// The date a string stands for in this format.
+    func date(fromString text: String) -> Date? {
+        switch kind {
+        case .iso8601:
+            return ISO8601Reader.date(from: text)
+        case .unixTime:
+            return CoercionRules.double(fromString: text).flatMap(DateFormat.unixDate)
+        case .pattern(let format):
+            return PatternCache.shared.date(from: CoercionRules.trimmed(text), format: format)
+        }
+    }
+
+    /// The date a number stands for in this format (only Unix time reads numbers).
+    func date(fromNumber value: Double) -> Date? {
+        guard case .unixTime = kind else { return nil }
+        return DateFormat.unixDate(value)
+    }
+
+    static func unixDate(_ value: Double) -> Date? {
+        guard value.isFinite else { return nil }
+        let seconds = value.magnitude >= 100_000_000_000 ? value / 1000 : value
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+/// Reads ISO 8601 date-times by hand: faster than a formatter, and exact to the nanosecond.
+enum ISO8601Reader {
+    static func date(from text: String) -> Date? {
+        var bytes = Array(CoercionRules.trimmed(text).utf8)[...]
+        func number(_ count: Int) -> Int? {
+            guard bytes.count >= count else { return nil }
+            var value = 0
+            for byte in bytes.prefix(count) {
+                guard JSONParser.isDigit(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            bytes = bytes.dropFirst(count)
+            return value
+        }
+        func expect(_ character: Character) -> Bool {
+            guard bytes.first == character.asciiValue else { return false }
+            bytes = bytes.dropFirst()
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        guard let separator = bytes.first else { return nil }  // A date alone is a pattern's job.
+        guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " ") else {
+            return nil
+        }
+        bytes = bytes.dropFirst()
+        guard let hour = number(2), expect(":"), let minute = number(2), hour < 24, minute < 60 else { return nil }
+        var second = 0
+        if expect(":") {
+            guard let value = number(2), value <= 60 else { return nil }
+            second = value
+        }
+        seconds += Double(hour * 3600 + minute * 60 + second)
+        if expect(".") || expect(",") {
+            var fraction = 0.0
+            var scale = 0.1
+            var digits = 0
+            while let byte = bytes.first, JSONParser.isDigit(byte) {
+                fraction += Double(byte - UInt8(ascii: "0")) * scale
+                scale /= 10
+                digits += 1
+                bytes = bytes.dropFirst()
+            }
+            guard digits > 0 else { return nil }
+            seconds += fraction
+        }
+        if bytes.isEmpty { return Date(timeIntervalSince1970: seconds) }
+        if expect("Z") || expect("z") { return bytes.isEmpty ? Date(timeIntervalSince1970: seconds) : nil }
+        guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        bytes = bytes.dropFirst()
+        guard let offsetHours = number(2) else { return nil }
+        var offsetMinutes = 0
+        if !bytes.isEmpty {
+            _ = expect(":")
+            guard let value = number(2) else { return nil }
+            offsetMinutes = value
+        }
+        guard bytes.isEmpty, offsetHours < 24, offsetMinutes < 60 else { return nil }
+        let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
+        return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let adjustedYear = month <= 2 ? year - 1 : year
+        let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
+        let yearOfEra = adjustedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// Date formatters for patterns, made once per pattern and shared behind a lock.
+final class PatternCache: @unchecked Sendable {
+    static let shared = PatternCache()
+    private var formatters: [String: DateFormatter] = [:]
+    private let lock = NSLock()
+
+    func date(from text: String, format: String) -> Date? {
+        lock.lock()
+        defer { lock.unlock() }
+        let formatter: DateFormatter
+        if let cached = formatters[format] {
+            formatter = cached
+        } else {
+            formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: 0)
+            formatter.dateFormat = format
+            formatters[format] = formatter
+        }
+        return formatter.date(from: text)
+    }
+}

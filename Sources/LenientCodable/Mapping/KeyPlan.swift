@@ -1,0 +1,157 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// A type's key mapping resolved for one coding-key type: where each property's value is.
+///
+/// Plans are built once per (model type, coding-key type) pair, checked, and cached for the
+/// life of the process; decoders and encoders share them. Each key is kept as UTF-8 bytes so
+/// that a lookup compares bytes and allocates nothing.
+final class KeyPlan: @unchecked Sendable {
+    /// Where one property is.
+    enum Entry {
+        /// Neither decoded nor encoded.
+        case ignored
+        /// Candidates in order; each is a list of keys from the outer object inward.
+        case sources([[KeyBytes]])
+    }
+
+    let typeName: String
+    /// The entries of `keyMapping` that name a key of this coding-key type.
+    private let entries: [String: Entry]
+    /// The type's own strategy for properties without an entry.
+    let strategy: KeyStrategy?
+    /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
+    private var strategyKeys: [String: KeyBytes] = [:]
+    private let lock = NSLock()
+
+    private init(typeName: String, entries: [String: Entry], strategy: KeyStrategy?) {
+        self.typeName = typeName
+        self.entries = entries
+        self.strategy = strategy
+    }
+
+    /// The entry for a property, or `nil` when the mapping does not name it.
+    @inline(__always)
+    func entry(for propertyName: String) -> Entry? {
+        entries.isEmpty ? nil : entries[propertyName]
+    }
+
+    /// The JSON key that the type's strategy gives a property.
+    func strategyKey(for propertyName: String) -> KeyBytes? {
+        guard let strategy else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = strategyKeys[propertyName] { return cached }
+        let key = KeyBytes(strategy.jsonKey(for: propertyName))
+        strategyKeys[propertyName] = key
+        return key
+    }
+
+    /// The property names that have an entry, for `allKeys`.
+    var mappedPropertyNames: Dictionary<String, Entry>.Keys { entries.keys }
+
+    // MARK: Cache
+
+    private struct CacheKey: Hashable {
+        let model: ObjectIdentifier
+        let codingKeys: ObjectIdentifier
+    }
+
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [CacheKey: Result<KeyPlan?, KeyMappingError>] = [:]
+
+    /// The plan of a model type for a coding-key type, or `nil` when the type does not conform
+    /// to ``KeyMapping`` or maps nothing.
+    ///
+    /// - Throws: ``KeyMappingError`` when the mapping names a property the type does not have,
+    ///   or an empty key.
+    static func plan<Key: CodingKey>(for model: Any.Type, keys: Key.Type) throws(KeyMappingError) -> KeyPlan? {
+        let cacheKey = CacheKey(model: ObjectIdentifier(model), codingKeys: ObjectIdentifier(keys))
+        cacheLock.lock()
+        let cached = cache[cacheKey]
+        cacheLock.unlock()
+        if let cached { return try cached.get() }
+        let result = Result { () throws(KeyMappingError) -> KeyPlan? in try build(for: model, keys: keys) }
+        cacheLock.lock()
+        cache[cacheKey] = result
+        cacheLock.unlock()
+        return try result.get()
+    }
+
+    private static func build<Key: CodingKey>(for model: Any.Type, keys: Key.Type) throws(KeyMappingError) -> KeyPlan? {
+        guard let mapped = model as? any KeyMapping.Type else { return nil }
+        let mapping = mapped.keyMapping
+        let strategy = mapped.keyStrategy
+        if mapping.isEmpty && strategy == nil { return nil }
+        let typeName = String(reflecting: model)
+        // Only the synthesized (or conventional) CodingKeys of the type itself list all its properties.
+        let ownsKeys = String(reflecting: keys) == typeName + ".CodingKeys"
+        let inherited = inheritedMapping(of: model)
+        var entries: [String: Entry] = [:]
+        for (propertyName, source) in mapping {
+            guard Key(stringValue: propertyName) != nil else {
+                // Subclasses repeat their superclass's entries, whose properties live in the
+                // superclass's coding keys; only a name that no coding key of the type knows is wrong.
+                if ownsKeys && inherited[propertyName] == nil {
+                    throw KeyMappingError(
+                        typeName: typeName, propertyName: propertyName,
+                        problem: "names no property of \(typeName) (no coding key \"\(propertyName)\")")
+                }
+                continue
+            }
+            if source.isIgnored {
+                entries[propertyName] = .ignored
+                continue
+            }
+            guard !source.candidates.isEmpty, source.candidates.allSatisfy({ !$0.isEmpty && !$0.contains("") }) else {
+                throw KeyMappingError(
+                    typeName: typeName, propertyName: propertyName, problem: "has an empty key in \(source)")
+            }
+            entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
+        }
+        return KeyPlan(typeName: typeName, entries: entries, strategy: strategy)
+    }
+
+    /// The mapping of the nearest superclass that conforms to ``KeyMapping``.
+    private static func inheritedMapping(of model: Any.Type) -> [String: KeySource] {
+        guard let modelClass = model as? AnyClass else { return [:] }
+        var current: AnyClass? = _getSuperclass(modelClass)
+        while let superclass = current {
+            if let mapped = superclass as? any KeyMapping.Type { return mapped.keyMapping }
+            current = _getSuperclass(superclass)
+        }
+        return [:]
+    }
+}
+
+/// A JSON key as UTF-8 bytes, with its text for messages.
+struct KeyBytes: Hashable {
+    let text: String
+    let utf8: [UInt8]
+
+    init(_ text: String) {
+        self.text = text
+        self.utf8 = Array(text.utf8)
+    }
+}
+
+/// A ``KeyMapping`` that cannot be used: it names a property the type does not have, or an
+/// empty key.
+///
+/// Decoding and encoding throw it (inside `DecodingError.dataCorrupted` or
+/// `EncodingError.invalidValue`) the first time they meet the type, naming the type and entry.
+public struct KeyMappingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The type whose mapping is wrong.
+    public let typeName: String
+    /// The entry's property name.
+    public let propertyName: String
+    /// What is wrong with it.
+    public let problem: String
+
+    /// The error as a sentence.
+    public var description: String {
+        "The key mapping entry \"\(propertyName)\" of \(typeName) \(problem)."
+    }
+}

@@ -1,0 +1,90 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+extension JSONTree {
+    /// The index of the value of the first member whose key equals `key`, or `nil`.
+    @inline(__always)
+    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
+            keyIndex = Int(nodes[keyIndex + 1].end)
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func findMember(in objectIndex: Int, key: [UInt8]) -> Int? {
+        key.withUnsafeBufferPointer { findMember(in: objectIndex, key: $0) }
+    }
+
+    /// Follows a nested key from an object: each key but the last must lead to an object.
+    /// A step through a missing member or a non-object is "missing": `nil`.
+    func resolve(_ path: [KeyBytes], in objectIndex: Int) -> Int? {
+        var current = objectIndex
+        for key in path {
+            guard nodes[current].kind == .object, let next = findMember(in: current, key: key.utf8) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// Like ``resolve(_:in:)``, but each key is matched ignoring ASCII case and the separators
+    /// `_`, `-` and space (`userName` matches `UserName`, `USERNAME`, `user_name`, `user-name`).
+    ///
+    /// - Returns: The value's index and the keys as the document spells them.
+    func resolveLoosely(_ path: [KeyBytes], in objectIndex: Int) -> (index: Int, keys: [KeyBytes])? {
+        var current = objectIndex
+        var matched: [KeyBytes] = []
+        for key in path {
+            guard nodes[current].kind == .object else { return nil }
+            let end = Int(nodes[current].end)
+            var keyIndex = current + 1
+            var found: Int?
+            while keyIndex < end {
+                if looselyEquals(at: keyIndex, key.utf8) {
+                    found = keyIndex
+                    break
+                }
+                keyIndex = Int(nodes[keyIndex + 1].end)
+            }
+            guard let found else { return nil }
+            matched.append(KeyBytes(string(at: found)))
+            current = found + 1
+        }
+        return (current, matched)
+    }
+
+    private func looselyEquals(at keyIndex: Int, _ other: [UInt8]) -> Bool {
+        let node = nodes[keyIndex]
+        if node.has(JSONNode.hasEscapes) {
+            return JSONTree.looselyEqual(Array(string(at: keyIndex).utf8), other)
+        }
+        return JSONTree.looselyEqual(bytes(of: node), other)
+    }
+
+    static func looselyEqual(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+        var left = lhs.makeIterator()
+        var right = rhs.makeIterator()
+        while true {
+            let a = nextSignificant(&left)
+            let b = nextSignificant(&right)
+            if a == nil || b == nil { return a == nil && b == nil }
+            if a != b { return false }
+        }
+    }
+
+    /// The next byte that is not a separator, with ASCII letters lowercased.
+    @inline(__always)
+    private static func nextSignificant<I: IteratorProtocol<UInt8>>(_ iterator: inout I) -> UInt8? {
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: " "): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte | 0x20
+            default: return byte
+            }
+        }
+        return nil
+    }
+}
