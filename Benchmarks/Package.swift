@@ -25,9 +25,7 @@ let package = Package(
                 "CorpusModels",
                 .product(name: "LenientCodable", package: "LenientCodable"),
             ],
-            path: "Sources/compare",
-            // Until LenientJSONEncoder lands on main, its rows are compiled out.
-            swiftSettings: [.define("NO_LENIENT_ENCODER")]
+            path: "Sources/compare"
         ),
         // Sanity checks of the models against Foundation: `swift test`.
         .testTarget(
