@@ -65,5 +65,5 @@ private enum AnyJSON: Decodable, Equatable {
 }
 
 extension Corpus: CustomTestStringConvertible {
-    var testDescription: String { name }
+    package var testDescription: String { name }
 }
