@@ -42,17 +42,6 @@ public struct Defaulted<Value: DefaultValue> {
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
     }
-
-    /// Wraps the type's default, as a property declaration without an initial value does.
-    ///
-    /// ```swift
-    /// struct User: Codable {
-    ///     @Defaulted var tags: [String]   // User(), if you write one, starts with []
-    /// }
-    /// ```
-    public init() {
-        wrappedValue = Value.defaultValue
-    }
 }
 
 extension Defaulted: Decodable where Value: Decodable {
@@ -100,7 +89,7 @@ extension Defaulted: DefaultValue {
     /// ```swift
     /// let empty = Defaulted<[String]>.defaultValue.wrappedValue  // []
     /// ```
-    public static var defaultValue: Defaulted<Value> { Defaulted() }
+    public static var defaultValue: Defaulted<Value> { Defaulted(wrappedValue: Value.defaultValue) }
 }
 
 extension KeyedDecodingContainer {
@@ -123,6 +112,6 @@ extension KeyedDecodingContainer {
     /// - Returns: The wrapper, holding the decoded value or the default.
     /// - Throws: The decoder's error for a value that is present, not `null`, and not a `Value`.
     public func decode<T: Decodable & DefaultValue>(_ type: Defaulted<T>.Type, forKey key: Key) throws -> Defaulted<T> {
-        try decodeIfPresent(type, forKey: key) ?? Defaulted()
+        try decodeIfPresent(type, forKey: key) ?? Defaulted(wrappedValue: T.defaultValue)
     }
 }

@@ -42,15 +42,6 @@ public struct LossyArray<Element> {
     public init(wrappedValue: [Element]) {
         self.wrappedValue = wrappedValue
     }
-
-    /// Wraps the empty array.
-    ///
-    /// ```swift
-    /// let items = LossyArray<Int>()   // []
-    /// ```
-    public init() {
-        wrappedValue = []
-    }
 }
 
 extension LossyArray: Decodable where Element: Decodable {
@@ -116,7 +107,7 @@ extension LossyArray: DefaultValue {
     /// ```swift
     /// let empty = LossyArray<Int>.defaultValue.wrappedValue  // []
     /// ```
-    public static var defaultValue: LossyArray<Element> { LossyArray() }
+    public static var defaultValue: LossyArray<Element> { LossyArray(wrappedValue: []) }
 }
 
 extension KeyedDecodingContainer {
@@ -138,7 +129,7 @@ extension KeyedDecodingContainer {
     /// - Returns: The wrapper, holding the elements that decoded.
     /// - Throws: Only an error of the container itself.
     public func decode<T: Decodable>(_ type: LossyArray<T>.Type, forKey key: Key) throws -> LossyArray<T> {
-        try decodeIfPresent(type, forKey: key) ?? LossyArray()
+        try decodeIfPresent(type, forKey: key) ?? LossyArray(wrappedValue: [])
     }
 }
 

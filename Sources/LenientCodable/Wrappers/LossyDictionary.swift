@@ -39,15 +39,6 @@ public struct LossyDictionary<Key: Hashable & CodingKeyRepresentable, Value> {
     public init(wrappedValue: [Key: Value]) {
         self.wrappedValue = wrappedValue
     }
-
-    /// Wraps the empty dictionary.
-    ///
-    /// ```swift
-    /// let prices = LossyDictionary<String, Double>()   // [:]
-    /// ```
-    public init() {
-        wrappedValue = [:]
-    }
 }
 
 extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
@@ -109,7 +100,7 @@ extension LossyDictionary: DefaultValue {
     /// ```swift
     /// let empty = LossyDictionary<String, Int>.defaultValue.wrappedValue  // [:]
     /// ```
-    public static var defaultValue: LossyDictionary<Key, Value> { LossyDictionary() }
+    public static var defaultValue: LossyDictionary<Key, Value> { LossyDictionary(wrappedValue: [:]) }
 }
 
 extension KeyedDecodingContainer {
@@ -133,6 +124,6 @@ extension KeyedDecodingContainer {
     public func decode<DictionaryKey: Decodable, Value: Decodable>(
         _ type: LossyDictionary<DictionaryKey, Value>.Type, forKey key: Key
     ) throws -> LossyDictionary<DictionaryKey, Value> {
-        try decodeIfPresent(type, forKey: key) ?? LossyDictionary()
+        try decodeIfPresent(type, forKey: key) ?? LossyDictionary(wrappedValue: [:])
     }
 }
