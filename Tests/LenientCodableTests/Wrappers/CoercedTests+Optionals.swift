@@ -95,7 +95,8 @@ extension CoercedTests {
     @Test func encodesPlainValuesAndLeavesOutNilOptionals() throws {
         let book = Book(
             page: 42, price: Decimal(string: "9.99") ?? 0, rating: 4.5, isVIP: true, title: "Dune",
-            published: Date(timeIntervalSince1970: 0), link: URL(string: "https://example.com") ?? URL(fileURLWithPath: "/"),
+            published: Date(timeIntervalSince1970: 0),
+            link: URL(string: "https://example.com") ?? URL(fileURLWithPath: "/"),
             subtitle: nil, edition: 2)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -116,7 +117,8 @@ extension CoercedTests {
         let book = try decoder.decode(Book.self, from: messy)
         let expected = Book(
             page: 42, price: Decimal(string: "9.99") ?? 0, rating: 4.5, isVIP: true, title: "1984",
-            published: Date(timeIntervalSince1970: 0), link: URL(string: "https://example.com") ?? URL(fileURLWithPath: "/"),
+            published: Date(timeIntervalSince1970: 0),
+            link: URL(string: "https://example.com") ?? URL(fileURLWithPath: "/"),
             subtitle: nil, edition: nil)
         #expect(book == expected)
     }
@@ -139,5 +141,19 @@ extension CoercedTests {
         #expect(Set([a, b]).count == 1)
         let sendable: any Sendable = a
         #expect(sendable is Coerced<Int>)
+    }
+}
+
+extension CoercedTests {
+    @Test func lenientDecoderAndWrapperAgree() throws {
+        let messy =
+            #"{"page":" 42 ","price":"9.99","rating":"4.5","isVIP":"yes","title":1.10,"published":1795167000,"link":"/a"}"#
+        let book = try LenientJSONDecoder().decode(Book.self, from: messy)
+        #expect(book.page == 42)
+        #expect(book.price == Decimal(string: "9.99"))
+        #expect(book.isVIP)
+        #expect(book.title == "1.10")
+        #expect(book.published == Date(timeIntervalSince1970: 1_795_167_000))
+        #expect(book.subtitle == nil)
     }
 }

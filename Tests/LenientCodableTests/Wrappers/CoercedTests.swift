@@ -31,7 +31,8 @@ import Testing
     // MARK: Floating point and Decimal
 
     static let doubleRows: [CoercionCase<Double>] = [
-        .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init(#"" 1e3 ""#, 1000), .init("42", 42), .init(#""-0.125""#, -0.125),
+        .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init(#"" 1e3 ""#, 1000), .init("42", 42),
+        .init(#""-0.125""#, -0.125),
         .init(#""NaN""#, .nan), .init(#""nan""#, .nan), .init(#""Infinity""#, .infinity),
         .init(#""-Infinity""#, -.infinity), .init("true", 1), .init("false", 0), .init(#""abc""#, nil),
         .init(#""2.5kg""#, nil), .init("null", nil), .init("[]", nil),
@@ -213,7 +214,8 @@ struct IntegerWidthCase: Sendable, CustomTestStringConvertible {
         + cases(for: Int64.self) + cases(for: UInt.self) + cases(for: UInt8.self) + cases(for: UInt16.self)
         + cases(for: UInt32.self) + cases(for: UInt64.self)
 
-    private static func cases<T: CoercibleValue & FixedWidthInteger & Sendable>(for type: T.Type) -> [IntegerWidthCase] {
+    private static func cases<T: CoercibleValue & FixedWidthInteger & Sendable>(for type: T.Type) -> [IntegerWidthCase]
+    {
         let maximum = String(T.max)
         let minimum = String(T.min)
         let aboveMaximum = (Decimal(string: maximum) ?? 0) + 1

@@ -39,7 +39,9 @@ struct PropertyListTree: Encodable {
             for element in elements { try container.encode(PropertyListTree(value: element)) }
         case .object(let object):
             var container = encoder.container(keyedBy: PropertyListTreeKey.self)
-            for (key, member) in object { try container.encode(PropertyListTree(value: member), forKey: PropertyListTreeKey(key)) }
+            for (key, member) in object {
+                try container.encode(PropertyListTree(value: member), forKey: PropertyListTreeKey(key))
+            }
         case .null:
             var container = encoder.singleValueContainer()
             try container.encodeNil()
@@ -58,7 +60,8 @@ struct PropertyListTree: Encodable {
             } else if let double = Double(text) {
                 try container.encode(double)
             } else {
-                throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath, debugDescription: "Bad number."))
+                throw EncodingError.invalidValue(
+                    text, .init(codingPath: encoder.codingPath, debugDescription: "Bad number."))
             }
         }
     }
