@@ -67,7 +67,7 @@ extension Defaulted: Encodable where Value: Encodable {
     ///
     /// ```swift
     /// struct User: Codable { @Defaulted var tags: [String] }
-    /// try JSONEncoder().encode(User())  // {"tags":[]}
+    /// try JSONEncoder().encode(User(tags: []))  // {"tags":[]}
     /// ```
     ///
     /// - Parameter encoder: The encoder to write to.
