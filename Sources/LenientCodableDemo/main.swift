@@ -59,6 +59,12 @@ do {
         print("  #\(book.id) \(book.name) — \(book.page) pages, \(book.price) EUR, \(stock); \(book.ext.desc)")
     }
 
+    let encoder = LenientJSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.dateEncodingStrategy = .iso8601
+    print("\nEncoded back:")
+    print(String(decoding: try encoder.encode(bookstore), as: UTF8.self))
 } catch {
     print("Could not decode the document: \(error)")
     exit(1)

@@ -70,8 +70,9 @@ extension TreeDecoder {
         /// The node of the value for a key, or `nil` when the object has no such member.
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
-            if plan == nil && !matchesLoosely { return exactValueIndex(forKey: key) }
-            return valueIndexSlowPath(forKey: key)
+            let index = plan == nil && !matchesLoosely ? exactValueIndex(forKey: key) : valueIndexSlowPath(forKey: key)
+            if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
+            return index
         }
 
         /// The value for the key as the decoder's key strategy spells it.
@@ -177,6 +178,93 @@ extension TreeDecoder {
             }
         }
 
+        // MARK: Lenient decoding
+
+        /// Decodes a non-optional property: in lenient mode a missing, null or unusable value takes
+        /// the type's default, and the report says so.
+        @inline(__always)
+        private func decodeValue<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard decoder.isLenient else {
+                return try body(decoder, try requireValueIndex(forKey: key), codingPathNode.appending(key))
+            }
+            return try decodeValueLeniently(type, forKey: key, body)
+        }
+
+        private func decodeValueLeniently<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let options = decoder.options
+            guard let index = valueIndex(forKey: key) else {
+                if options.defaultsMissingValues, let value = defaultValue(of: T.self) {
+                    if !isIgnored(key) {
+                        decoder.record(
+                            .defaulted, path: codingPathNode.appending(key), found: nil,
+                            "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
+                    }
+                    return value
+                }
+                throw keyNotFound(key)
+            }
+            let path = codingPathNode.appending(key)
+            if options.defaultsNullValues, decoder.isNullish(at: index, for: T.self),
+                let value = defaultValue(of: T.self)
+            {
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where options.defaultsInvalidValues {
+                guard let value = defaultValue(of: T.self) else { throw error }
+                decoder.rollbackReport(to: mark)
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
+        }
+
+        /// Decodes an optional property: in lenient mode a null-like string or an unusable value
+        /// becomes `nil`, and the report says so.
+        @inline(__always)
+        private func decodeOptional<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            guard let index = valueIndex(forKey: key) else { return nil }
+            let kind = decoder.tree[index].kind
+            if kind == .null { return nil }
+            guard decoder.isLenient else { return try body(decoder, index, codingPathNode.appending(key)) }
+            let path = codingPathNode.appending(key)
+            if kind == .string, decoder.isNullish(at: index, for: T.self) {
+                decoder.record(
+                    .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
+                return nil
+            }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                decoder.rollbackReport(to: mark)
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used nil."
+                )
+                return nil
+            }
+        }
+
+        private func isIgnored(_ key: Key) -> Bool {
+            if case .ignored? = plan?.entry(for: key.stringValue) { return true }
+            return false
+        }
+
         // MARK: Decoding
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -184,23 +272,19 @@ extension TreeDecoder {
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            try decoder.unwrapBool(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+            try decodeValue(type, forKey: key) { try $0.unwrapBool(at: $1, path: $2) }
         }
 
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            let index = try requireValueIndex(forKey: key)
-            guard decoder.tree[index].kind == .string else {
-                throw decoder.typeMismatch(String.self, at: index, path: codingPathNode.appending(key))
-            }
-            return decoder.tree.string(at: index)
+            try decodeValue(type, forKey: key) { try $0.unwrapString(at: $1, path: $2) }
         }
 
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            try decoder.unwrapDouble(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+            try decodeValue(type, forKey: key) { try $0.unwrapDouble(at: $1, path: $2) }
         }
 
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            try decoder.unwrapFloat(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+            try decodeValue(type, forKey: key) { try $0.unwrapFloat(at: $1, path: $2) }
         }
 
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeInteger(forKey: key) }
@@ -220,49 +304,37 @@ extension TreeDecoder {
 
         @inline(__always)
         private func decodeInteger<T: FixedWidthInteger>(forKey key: Key) throws -> T {
-            try decoder.unwrapInteger(at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+            try decodeValue(T.self, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try decoder.unwrap(type, at: try requireValueIndex(forKey: key), path: codingPathNode.appending(key))
+            try decodeValue(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
         }
 
         // One lookup instead of the three (contains, decodeNil, decode) of the default implementations.
 
-        @inline(__always)
-        private func presentValueIndex(forKey key: Key) -> Int? {
-            guard let index = valueIndex(forKey: key), decoder.tree[index].kind != .null else { return nil }
-            return index
-        }
-
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrapBool(at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrapBool(at: $1, path: $2) }
         }
 
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrapString(at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrapString(at: $1, path: $2) }
         }
 
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrapDouble(at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrapDouble(at: $1, path: $2) }
         }
 
         func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrapInteger(at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
         }
 
         func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrapInteger(at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = presentValueIndex(forKey: key) else { return nil }
-            return try decoder.unwrap(type, at: index, path: codingPathNode.appending(key))
+            try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
         }
 
         // MARK: Nested containers

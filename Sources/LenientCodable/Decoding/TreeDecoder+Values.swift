@@ -25,7 +25,16 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
             if result[key] == nil {  // The first of duplicate keys wins.
-                result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: path.appending(AnyCodingKey(key)))
+                let valuePath = path.appending(AnyCodingKey(key))
+                let mark = decoder.reportMark
+                do {
+                    result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: valuePath)
+                } catch  where decoder.options.dropsInvalidElements {
+                    decoder.rollbackReport(to: mark)
+                    decoder.record(
+                        .droppedElement, path: valuePath, found: valueIndex,
+                        "Dropped element: \(TreeDecoder.reason(error)).")
+                }
             }
             keyIndex = tree.next(after: valueIndex)
         }
@@ -47,6 +56,14 @@ extension TreeDecoder {
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false) throws -> T
     {
         if let value = try unwrapStandardType(type, at: index, path: path) { return value }
+        if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
+        return try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    @inline(__always)
+    private func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+        throws -> T
+    {
         if isCurrent {
             let savedType = currentType
             currentType = T.self
@@ -54,6 +71,22 @@ extension TreeDecoder {
             return try T(from: self)
         }
         return try withNode(index, path: path, type: T.self) { try T(from: $0) }
+    }
+
+    /// A type's own decoding, then the second chances of the coercion table when it fails.
+    private func unwrapLenientSlowPath<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        let mark = reportMark
+        do {
+            let value = try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
+            if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+            return value
+        } catch {
+            rollbackReport(to: mark)
+            if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+            throw error
+        }
     }
 
     /// The fast and special paths of ``unwrap(_:at:path:isCurrent:)``; `nil` for a type that
@@ -71,7 +104,15 @@ extension TreeDecoder {
         if T.self == Data.self { return reinterpret(try unwrapData(at: index, path: path), as: T.self) }
         if T.self == URL.self { return reinterpret(try unwrapURL(at: index, path: path), as: T.self) }
         if T.self == Decimal.self { return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self) }
-        if T.self == JSONValue.self { return reinterpret(tree.value(at: index), as: T.self) }
+        if T.self == JSONValue.self {
+            if readKeys != nil { markSubtreeRead(index) }
+            return reinterpret(tree.value(at: index), as: T.self)
+        }
+        if isLenient, options.dropsInvalidElements, tree[index].kind == .array,
+            let collection = T.self as? any LenientCollection.Type
+        {
+            return try collection.decodeElements(from: self, at: index, path: path) as? T
+        }
         if tree[index].kind == .object, let dictionaryType = T.self as? any StringKeyedDictionaryDecodable.Type {
             return try dictionaryType.decodeMembers(from: self, at: index, path: path) as? T
         }
@@ -127,18 +168,26 @@ extension TreeDecoder {
         switch tree[index].kind {
         case .true: return true
         case .false: return false
-        default: throw typeMismatch(Bool.self, at: index, path: path)
+        default:
+            if isLenient { return try coerceBool(at: index, path: path) }
+            throw typeMismatch(Bool.self, at: index, path: path)
         }
     }
 
     func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
-        guard tree[index].kind == .string else { throw typeMismatch(String.self, at: index, path: path) }
+        guard tree[index].kind == .string else {
+            if isLenient { return try coerceString(at: index, path: path) }
+            throw typeMismatch(String.self, at: index, path: path)
+        }
         return tree.string(at: index)
     }
 
     func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
         let node = tree[index]
-        guard node.kind == .number else { throw typeMismatch(T.self, at: index, path: path) }
+        guard node.kind == .number else {
+            if isLenient { return try coerceInteger(at: index, path: path) }
+            throw typeMismatch(T.self, at: index, path: path)
+        }
         let bytes = tree.bytes(of: node)
         if node.has(JSONNode.isInteger), !node.has(JSONNode.json5),
             let (magnitude, negative) = NumberConversion.parseSmallInteger(bytes)
@@ -170,6 +219,7 @@ extension TreeDecoder {
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         guard let value = NumberConversion.integerSlowPath(bytes, as: T.self) else {
+            if isLenient { return try coerceInteger(at: index, path: path) }
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         return value
@@ -227,12 +277,16 @@ extension TreeDecoder {
             if text == negativeInfinity { return -.infinity }
             if text == nan { return .nan }
         }
+        if isLenient { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
     }
 
     func unwrapDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
         let node = tree[index]
-        guard node.kind == .number else { throw typeMismatch(Decimal.self, at: index, path: path) }
+        guard node.kind == .number else {
+            if isLenient { return try coerceDecimal(at: index, path: path) }
+            throw typeMismatch(Decimal.self, at: index, path: path)
+        }
         var text = tree.numberText(at: index)
         if node.has(JSONNode.json5) {
             switch NumberConversion.json5Value(tree.bytes(of: node)) {
@@ -250,6 +304,9 @@ extension TreeDecoder {
     // MARK: Strategies
 
     func unwrapDate(at index: Int, path: CodingPathNode) throws -> Date {
+        if isLenient && options.decodesDatesWithFormatList && !settings.dateDecodingStrategyIsSet {
+            return try dateFromFormatList(at: index, path: path)
+        }
         switch settings.dateDecodingStrategy {
         case .deferredToDate:
             return try withNode(index, path: path) { try Date(from: $0) }
@@ -303,9 +360,16 @@ extension TreeDecoder {
 
     func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
         let text = try unwrapString(at: index, path: path)
-        guard let url = URL(string: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: "Invalid URL string."))
+        if let url = URL(string: text) { return url }
+        if isLenient {
+            let trimmed = CoercionRules.trimmed(text)
+            if trimmed != text, let url = URL(string: trimmed) {
+                record(
+                    .coerced, path: path, found: index,
+                    "Coerced \(describeFound(at: index)) to URL \(url.absoluteString).")
+                return url
+            }
         }
-        return url
+        throw DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: "Invalid URL string."))
     }
 }

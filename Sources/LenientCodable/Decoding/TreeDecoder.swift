@@ -19,6 +19,12 @@ final class TreeDecoder: Decoder {
     /// Where forgiven values are recorded; `nil` when nobody asked for a report.
     var report: ReportCollector?
     let userInfo: [CodingUserInfoKey: Any]
+    /// The decode's options, read on every value.
+    let options: LenientJSONDecoder.Options
+    /// Whether any value may be forgiven; when not, only Foundation's paths run.
+    let isLenient: Bool
+    /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
+    var readKeys: Set<Int>?
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
 
@@ -31,6 +37,9 @@ final class TreeDecoder: Decoder {
         self.nodeIndex = nodeIndex
         self.codingPathNode = codingPathNode
         self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
+        self.options = settings.options
+        self.isLenient = settings.options.forgivesValues
+        self.readKeys = settings.options.reportsUnknownKeys ? [] : nil
     }
 
     var codingPath: [any CodingKey] { codingPathNode.path }

@@ -1,0 +1,344 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// The lenient paths of the decoder: the coercion table, defaults and their report entries.
+///
+/// Every function here runs only when a value is not in its type's own form (or is missing)
+/// and the options forgive it; clean input never reaches this file.
+extension TreeDecoder {
+    // MARK: Report
+
+    /// The number of issues recorded so far, to roll back to when a subtree is abandoned.
+    @inline(__always)
+    var reportMark: Int { report?.issues.count ?? 0 }
+
+    /// Forgets the issues recorded inside a value that was then dropped or replaced.
+    @inline(__always)
+    func rollbackReport(to mark: Int) {
+        guard let report, report.issues.count > mark else { return }
+        report.issues.removeSubrange(mark...)
+    }
+
+    /// Records a forgiven value; the message is built only when a report is being collected.
+    @inline(__always)
+    func record(
+        _ kind: DecodingIssue.Kind, path: CodingPathNode, found index: Int?, _ message: @autoclosure () -> String
+    ) {
+        guard let report else { return }
+        report.record(kind, path: path, message: message(), found: index.map { tree.value(at: $0) })
+    }
+
+    /// How a message names a JSON value: `string "3"`, `number 1.5`, `bool true`, `null`,
+    /// `an object`, `an array`.
+    func describeFound(at index: Int) -> String {
+        switch tree[index].kind {
+        case .null: return "null"
+        case .true: return "bool true"
+        case .false: return "bool false"
+        case .number: return "number \(tree.numberText(at: index))"
+        case .string: return "string \(tree.string(at: index).debugDescription)"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// How a message names a default: `""`, `0`, `[]`, `[:]`, or the value's description.
+    static func describeDefault(_ value: Any) -> String {
+        switch value {
+        case let text as String: return text.debugDescription
+        case let collection as any Collection where collection.isEmpty:
+            return value is [AnyHashable: Any] ? "[:]" : "[]"
+        default: return String(describing: value)
+        }
+    }
+
+    @inline(never)
+    func cannotCoerce(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
+        if tree[index].kind == .null { return typeMismatch(type, at: index, path: path) }
+        return DecodingError.typeMismatch(
+            type,
+            .init(codingPath: path.path, debugDescription: "Cannot coerce \(describeFound(at: index)) to \(type)."))
+    }
+
+    /// Whether the value counts as `null` for a type: `null` itself, or (for types other than
+    /// `String`) a null-like string such as `"null"` or `"<null>"` when the options say so.
+    @inline(__always)
+    func isNullish(at index: Int, for type: Any.Type) -> Bool {
+        let node = tree[index]
+        if node.kind == .null { return true }
+        guard node.kind == .string, options.treatsNullLikeStringsAsNull, node.length <= 12, type != String.self else {
+            return false
+        }
+        return CoercionRules.isNullLike(tree.string(at: index))
+    }
+
+    // MARK: Scalars
+
+    func coerceInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
+        let node = tree[index]
+        switch node.kind {
+        case .number where options.truncatesFractionsToIntegers:
+            if let (value, truncated) = CoercionRules.integer(fromNumberText: tree.bytes(of: node), as: T.self) {
+                if truncated {
+                    record(
+                        .coerced, path: path, found: index,
+                        "Coerced \(describeFound(at: index)) to \(T.self) \(value) (fraction truncated).")
+                }
+                return value
+            }
+        case .string where options.coercesNumbersFromStrings:
+            if let (value, truncated) = CoercionRules.integer(fromString: tree.string(at: index), as: T.self),
+                !truncated || options.truncatesFractionsToIntegers
+            {
+                let note = truncated ? " (fraction truncated)" : ""
+                record(
+                    .coerced, path: path, found: index,
+                    "Coerced \(describeFound(at: index)) to \(T.self) \(value)\(note).")
+                return value
+            }
+        case .true where options.coercesNumbersFromBooleans, .false where options.coercesNumbersFromBooleans:
+            let value: T = node.kind == .true ? 1 : 0
+            record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
+            return value
+        default:
+            break
+        }
+        throw cannotCoerce(T.self, at: index, path: path)
+    }
+
+    func coerceFloatingPoint<T: BinaryFloatingPoint>(at index: Int, path: CodingPathNode) throws -> T {
+        let node = tree[index]
+        switch node.kind {
+        case .string where options.coercesNumbersFromStrings:
+            if let double = CoercionRules.double(fromString: tree.string(at: index)) {
+                let value =
+                    T.self == Float.self
+                    ? T(Float(tree.string(at: index).trimmingForNumber) ?? Float(double)) : T(double)
+                if value.isFinite || !double.isFinite {
+                    record(
+                        .coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value)."
+                    )
+                    return value
+                }
+            }
+        case .true where options.coercesNumbersFromBooleans, .false where options.coercesNumbersFromBooleans:
+            let value: T = node.kind == .true ? 1 : 0
+            record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
+            return value
+        default:
+            break
+        }
+        throw cannotCoerce(T.self, at: index, path: path)
+    }
+
+    func coerceDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
+        let node = tree[index]
+        switch node.kind {
+        case .string where options.coercesNumbersFromStrings:
+            var text = CoercionRules.trimmed(tree.string(at: index))
+            if text.hasPrefix("+") { text.removeFirst() }
+            if CoercionRules.isNumberSyntax(text),
+                let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+            {
+                record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to Decimal \(value).")
+                return value
+            }
+        case .true where options.coercesNumbersFromBooleans, .false where options.coercesNumbersFromBooleans:
+            let value: Decimal = node.kind == .true ? 1 : 0
+            record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to Decimal \(value).")
+            return value
+        default:
+            break
+        }
+        throw cannotCoerce(Decimal.self, at: index, path: path)
+    }
+
+    func coerceBool(at index: Int, path: CodingPathNode) throws -> Bool {
+        let node = tree[index]
+        guard options.coercesBooleans else { throw typeMismatch(Bool.self, at: index, path: path) }
+        let value: Bool?
+        switch node.kind {
+        case .number:
+            // Any digit other than 0 before the exponent makes the number non-zero.
+            var nonZero = false
+            for byte in tree.bytes(of: node) {
+                if byte | 0x20 == UInt8(ascii: "e") || byte | 0x20 == UInt8(ascii: "x") { break }
+                if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") {
+                    nonZero = true
+                    break
+                }
+            }
+            value = nonZero
+        case .string:
+            value = CoercionRules.bool(fromString: tree.string(at: index))
+        default:
+            value = nil
+        }
+        guard let value else { throw cannotCoerce(Bool.self, at: index, path: path) }
+        record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to Bool \(value).")
+        return value
+    }
+
+    func coerceString(at index: Int, path: CodingPathNode) throws -> String {
+        let node = tree[index]
+        guard options.coercesStrings else { throw typeMismatch(String.self, at: index, path: path) }
+        let value: String
+        switch node.kind {
+        case .number: value = tree.jsonNumberText(at: index)
+        case .true: value = "true"
+        case .false: value = "false"
+        default: throw cannotCoerce(String.self, at: index, path: path)
+        }
+        record(
+            .coerced, path: path, found: index,
+            "Coerced \(describeFound(at: index)) to String \(value.debugDescription).")
+        return value
+    }
+
+    /// Dates in lenient mode when no strategy was set: the options' format list, in order.
+    func dateFromFormatList(at index: Int, path: CodingPathNode) throws -> Date {
+        let node = tree[index]
+        let formats = options.dateFormats
+        switch node.kind {
+        case .string:
+            let text = tree.string(at: index)
+            for format in formats {
+                if let date = format.date(fromString: text) { return date }
+            }
+        case .number:
+            if let value = NumberConversion.double(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger)) {
+                for format in formats {
+                    if let date = format.date(fromNumber: value) { return date }
+                }
+            }
+        default:
+            break
+        }
+        let tried = formats.map(\.description).joined(separator: ", ")
+        throw DecodingError.typeMismatch(
+            Date.self,
+            .init(
+                codingPath: path.path,
+                debugDescription: "Cannot read \(describeFound(at: index)) as a date in any of: \(tried)."))
+    }
+
+    // MARK: After a failure
+
+    /// Second chances for a value whose own decoding failed: JSON text inside a string, a
+    /// single value where a collection is expected, and enums' raw values, case-insensitive
+    /// strings and fallback cases. Returns `nil` when none applies.
+    func coerceAfterFailure<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T? {
+        let node = tree[index]
+        if node.kind == .string, options.parsesJSONInStrings, let value = decodeJSONText(T.self, at: index, path: path)
+        {
+            return value
+        }
+        if options.wrapsSingleValuesInArrays, node.kind != .array, node.kind != .null,
+            let collection = T.self as? any LenientCollection.Type
+        {
+            let mark = reportMark
+            if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
+                rollbackReport(to: mark)
+                record(.coerced, path: path, found: index, "Wrapped a single \(describeFound(at: index)) in \(T.self).")
+                return value
+            }
+            rollbackReport(to: mark)
+        }
+        if options.coercesEnums, T.self is any RawRepresentable.Type,
+            let value = coerceEnum(T.self, at: index, path: path)
+        {
+            return value
+        }
+        return nil
+    }
+
+    /// Decodes a string that holds JSON text (`"{\"a\":1}"`) as the type, from its own tree.
+    private func decodeJSONText<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) -> T? {
+        let text = tree.string(at: index)
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { buffer -> T? in
+            let options = JSONParser.Options(allowsTrailingCommas: settings.options.allowsTrailingCommas)
+            guard let innerTree = try? JSONParser.parse(UnsafeBufferPointer(buffer), options: options) else {
+                return nil
+            }
+            let inner = TreeDecoder(tree: innerTree, settings: settings, codingPathNode: path, userInfo: userInfo)
+            inner.report = report
+            let mark = reportMark
+            guard let value = try? inner.unwrap(T.self, at: 0, path: path) else {
+                rollbackReport(to: mark)
+                return nil
+            }
+            report?.issues.insert(
+                DecodingIssue(
+                    path: path.reportPath, kind: .coerced, message: "Parsed the JSON text in a string as \(T.self).",
+                    found: .string(text)), at: mark)
+            return value
+        }
+    }
+
+    private func coerceEnum<T>(_ type: T.Type, at index: Int, path: CodingPathNode) -> T? {
+        let node = tree[index]
+        let raw: String
+        switch node.kind {
+        case .string: raw = CoercionRules.trimmed(tree.string(at: index))
+        case .number: raw = tree.jsonNumberText(at: index)
+        case .true: raw = "true"
+        case .false: raw = "false"
+        default: raw = ""
+        }
+        if let stringEnum = T.self as? any RawRepresentable<String>.Type,
+            let value = Self.enumCase(stringEnum, matching: raw) as? T
+        {
+            record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
+            return value
+        }
+        if let intEnum = T.self as? any RawRepresentable<Int>.Type,
+            let (number, truncated) = CoercionRules.integer(fromString: raw, as: Int.self), !truncated,
+            let value = intEnum.init(rawValue: number) as? T
+        {
+            record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
+            return value
+        }
+        if let fallback = T.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? T {
+            record(
+                .defaulted, path: path, found: index,
+                "Unknown value \(describeFound(at: index)) for \(T.self); used the fallback case \(value).")
+            return value
+        }
+        return nil
+    }
+
+    /// The case of a string enum whose raw value matches ignoring case.
+    private static func enumCase(_ type: any RawRepresentable<String>.Type, matching raw: String) -> Any? {
+        if let exact = type.init(rawValue: raw) { return exact }
+        if let iterable = type as? any CaseIterable.Type {
+            let lowered = raw.lowercased()
+            for candidate in iterable.allCases as any Collection {
+                if let value = candidate as? any RawRepresentable<String>, value.rawValue.lowercased() == lowered {
+                    return value
+                }
+            }
+            return nil
+        }
+        // Without the list of cases, try the spellings servers use for the same name.
+        let camel = raw.prefix(1).lowercased() + raw.dropFirst()
+        for spelling in [raw.lowercased(), raw.uppercased(), camel, raw.capitalized] {
+            if let value = type.init(rawValue: spelling) { return value }
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The text trimmed of white space and a leading `+`, for `Float`'s own parser.
+    fileprivate var trimmingForNumber: String {
+        var text = CoercionRules.trimmed(self)
+        if text.hasPrefix("+") { text.removeFirst() }
+        return text
+    }
+}

@@ -1,0 +1,109 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// Arrays and sets that the lenient decoder reads element by element, leaving out the elements
+/// that fail, and builds from a single value where the JSON has no array.
+protocol LenientCollection {
+    static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+    static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+}
+
+extension TreeDecoder {
+    /// Decodes the elements of an array node in order; with ``LenientJSONDecoder/Options/dropsInvalidElements``
+    /// an element that fails is left out and reported, and what it had recorded is forgotten.
+    @inline(__always)
+    func forEachElement<Element: Decodable>(
+        of type: Element.Type, at index: Int, path: CodingPathNode, _ body: (Element) -> Void
+    ) throws {
+        let node = tree[index]
+        guard node.kind == .array else {
+            throw containerMismatch(
+                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
+        }
+        let end = Int(node.end)
+        var child = index + 1
+        var position = 0
+        while child < end {
+            let elementPath = path.appending(index: position)
+            let mark = reportMark
+            do {
+                body(try unwrap(Element.self, at: child, path: elementPath))
+            } catch  where options.dropsInvalidElements {
+                rollbackReport(to: mark)
+                record(
+                    .droppedElement, path: elementPath, found: child, "Dropped element: \(TreeDecoder.reason(error)).")
+            }
+            child = tree.next(after: child)
+            position += 1
+        }
+    }
+
+    /// A short reason for a failure, for report messages.
+    static func reason(_ error: any Error) -> String {
+        let text: String
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            text =
+                context.debugDescription.hasPrefix("No value for key")
+                ? context.debugDescription : "no value for key \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            let where_ = context.codingPath.isEmpty ? "" : " at \(CodingPathNode.reportPath(of: context.codingPath))"
+            text = context.debugDescription + where_
+        default:
+            text = String(describing: error)
+        }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+}
+
+extension Array: LenientCollection where Element: Decodable {
+    static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(Int(decoder.tree[index].length))
+        try decoder.forEachElement(of: Element.self, at: index, path: path) { result.append($0) }
+        return result
+    }
+
+    static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
+        [try decoder.unwrap(Element.self, at: index, path: path)]
+    }
+}
+
+extension ContiguousArray: LenientCollection where Element: Decodable {
+    static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
+        -> ContiguousArray<Element>
+    {
+        var result: ContiguousArray<Element> = []
+        result.reserveCapacity(Int(decoder.tree[index].length))
+        try decoder.forEachElement(of: Element.self, at: index, path: path) { result.append($0) }
+        return result
+    }
+
+    static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> ContiguousArray<
+        Element
+    > {
+        [try decoder.unwrap(Element.self, at: index, path: path)]
+    }
+}
+
+extension Set: LenientCollection where Element: Decodable {
+    static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
+        var result = Set<Element>(minimumCapacity: Int(decoder.tree[index].length))
+        try decoder.forEachElement(of: Element.self, at: index, path: path) { result.insert($0) }
+        return result
+    }
+
+    static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
+        [try decoder.unwrap(Element.self, at: index, path: path)]
+    }
+}
+
+extension CodingPathNode {
+    /// A coding path written as the report writes paths.
+    static func reportPath(of keys: [any CodingKey]) -> String {
+        var node = CodingPathNode.root
+        for key in keys { node = node.appending(key) }
+        return node.reportPath
+    }
+}

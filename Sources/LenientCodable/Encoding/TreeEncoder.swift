@@ -1,0 +1,410 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// Implements Swift's `Encoder` on top of an ``EncodingTree``.
+///
+/// An encoder writes one node: the slot its value goes to. Encoding a nested value borrows a
+/// sub-encoder (reused across siblings when nothing kept a reference to it) whose node is the
+/// member or element reserved for that value. Scalars and the types Foundation treats
+/// specially (`Date`, `Data`, `URL`, `Decimal`, `[String: T]`) and ``JSONValue`` are written
+/// straight into the node, with no sub-encoder.
+///
+/// Coding paths follow Foundation's, quirks included: a value encoded through a container that
+/// was itself nested with `nestedContainer(keyedBy:forKey:)` sees the path of the encoder that
+/// owns the container plus its own key, without the nested container's keys.
+final class TreeEncoder: Encoder {
+    let tree: EncodingTree
+    var node: Int32
+    private(set) var parent: TreeEncoder?
+    private(set) var key: (any CodingKey)?
+    private var spare: TreeEncoder?
+
+    init(tree: EncodingTree, node: Int32, parent: TreeEncoder?, key: (any CodingKey)?) {
+        self.tree = tree
+        self.node = node
+        self.parent = parent
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var encoder: TreeEncoder? = self
+        while let current = encoder {
+            if let key = current.key { keys.append(key) }
+            encoder = current.parent
+        }
+        return keys.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { tree.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        // An object already encoded here (a keyed container asked for twice, or a dictionary
+        // encoded through the single value container) is kept and added to, as Foundation does.
+        tree.makeObject(node)
+        return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, node: node, suffix: .root))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        tree.makeArray(node)
+        return TreeUnkeyedEncodingContainer(encoder: self, node: node, suffix: .root)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        self
+    }
+
+    // MARK: - Sub-encoders
+
+    private func borrowEncoder(node: Int32, key: any CodingKey) -> TreeEncoder {
+        if let spare {
+            self.spare = nil
+            spare.node = node
+            spare.key = key
+            spare.parent = self
+            return spare
+        }
+        return TreeEncoder(tree: tree, node: node, parent: self, key: key)
+    }
+
+    private func giveBack(_ encoder: inout TreeEncoder) {
+        // Reuse the encoder only when the value being encoded kept no reference to it.
+        guard encoder !== self, spare == nil, isKnownUniquelyReferenced(&encoder) else { return }
+        encoder.parent = nil
+        encoder.key = nil
+        spare = encoder
+    }
+
+    // MARK: - Encoding values
+
+    /// Encodes a value into a node.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - node: Where the value goes: this encoder's own node, or a member or element of it.
+    ///   - key: The coding key of `node` below this encoder; `nil` for the encoder's own node.
+    ///   - fillsEmpty: Whether a value that encodes nothing becomes an empty object (true
+    ///     everywhere but at the top level, where Foundation throws instead).
+    func encode<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?, fillsEmpty: Bool = true) throws {
+        if try encodeScalar(value, into: node, key: key) { return }
+        var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
+        defer { giveBack(&encoder) }
+        if T.self == Date.self {
+            try encoder.encodeDate(unsafeBitCast(value, to: Date.self))
+        } else if T.self == Data.self {
+            try encoder.encodeData(unsafeBitCast(value, to: Data.self))
+        } else if let dictionary = value as? any EncodableStringKeyedDictionary {
+            tree.makeObject(node)
+            try dictionary.encodeMembers(with: encoder)
+        } else {
+            try value.encode(to: encoder)
+        }
+        if fillsEmpty && tree.nodes[Int(node)].kind == .unset {
+            tree.makeObject(node)
+        }
+    }
+
+    /// Encodes a value that needs a configuration into this encoder's node.
+    func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws {
+        try value.encode(to: self, configuration: configuration)
+    }
+
+    /// Writes the types that need no encoder straight into the node; returns `false` for the rest.
+    private func encodeScalar<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
+        // Comparing type metadata is a pointer comparison; the common types come first.
+        if T.self == String.self {
+            tree.setString(node, unsafeBitCast(value, to: String.self))
+        } else if T.self == Int.self {
+            tree.setInt(node, Int64(unsafeBitCast(value, to: Int.self)))
+        } else if T.self == Double.self {
+            try setFloatingPoint(unsafeBitCast(value, to: Double.self), into: node, key: key)
+        } else if T.self == Bool.self {
+            tree.setBool(node, unsafeBitCast(value, to: Bool.self))
+        } else if T.self == URL.self {
+            tree.setString(node, unsafeBitCast(value, to: URL.self).absoluteString)
+        } else if T.self == Decimal.self {
+            tree.setLiteral(node, unsafeBitCast(value, to: Decimal.self).description)
+        } else if T.self == JSONValue.self {
+            try insert(unsafeBitCast(value, to: JSONValue.self), into: node, key: key)
+        } else if T.self == Float.self {
+            try setFloatingPoint(unsafeBitCast(value, to: Float.self), into: node, key: key)
+        } else if T.self == Int64.self {
+            tree.setInt(node, unsafeBitCast(value, to: Int64.self))
+        } else if T.self == UInt64.self {
+            tree.setUInt(node, unsafeBitCast(value, to: UInt64.self))
+        } else if T.self == Int32.self {
+            tree.setInt(node, Int64(unsafeBitCast(value, to: Int32.self)))
+        } else if T.self == UInt.self {
+            tree.setUInt(node, UInt64(unsafeBitCast(value, to: UInt.self)))
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Writes a floating-point value, or applies the non-conforming float strategy to it.
+    ///
+    /// The error names the path of this encoder plus `key`, as Foundation's does.
+    func setFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F, into node: Int32, key: (any CodingKey)?, throwsWhenNonConforming: Bool = false
+    ) throws {
+        if value.isFinite {
+            if let double = value as? Double {
+                tree.setDouble(node, double)
+            } else if let float = value as? Float {
+                tree.setFloat(node, float)
+            } else {
+                tree.setDouble(node, Double(value))
+            }
+            return
+        }
+        if !throwsWhenNonConforming,
+            case .convertToString(let positiveInfinity, let negativeInfinity, let nan) = tree.settings
+                .nonConformingFloatEncodingStrategy
+        {
+            tree.setString(node, value.isNaN ? nan : (value < 0 ? negativeInfinity : positiveInfinity))
+            return
+        }
+        throw Self.nonConformingFloatError(value, codingPath: codingPath + (key.map { [$0] } ?? []))
+    }
+
+    @inline(never)
+    static func nonConformingFloatError<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F, codingPath: [any CodingKey]
+    ) -> EncodingError {
+        EncodingError.invalidValue(
+            value,
+            .init(codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+    }
+
+    // MARK: - Date and Data
+
+    /// Encodes a date into this encoder's node under the date strategy.
+    private func encodeDate(_ date: Date) throws {
+        switch tree.settings.dateEncodingStrategy {
+        case .secondsSince1970:
+            try setFloatingPoint(date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
+        case .millisecondsSince1970:
+            try setFloatingPoint(
+                1000.0 * date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
+        case .iso8601:
+            tree.setString(node, date.formatted(.iso8601))
+        #if canImport(Darwin)
+        // On Apple platforms `.formatted` is a case; elsewhere Foundation spells it as a
+        // `.custom` closure, which the case below runs.
+        case .formatted(let formatter):
+            tree.setString(node, formatter.string(from: date))
+        #endif
+        case .custom(let closure):
+            try closure(date, self)
+        default:
+            // .deferredToDate: the date encodes itself, as seconds since 2001.
+            try date.encode(to: self)
+        }
+    }
+
+    /// Encodes data into this encoder's node under the data strategy.
+    private func encodeData(_ data: Data) throws {
+        switch tree.settings.dataEncodingStrategy {
+        case .base64:
+            tree.setString(node, data.base64EncodedString())
+        case .custom(let closure):
+            try closure(data, self)
+        default:
+            // .deferredToData: an array of bytes.
+            try data.encode(to: self)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// The JSON key for a coding key, under the key strategy: the one place where keys are
+    /// converted.
+    ///
+    /// - Parameters:
+    ///   - key: The coding key.
+    ///   - suffix: The keys of the nested containers between this encoder and the key, for the
+    ///     path handed to a custom strategy.
+    func jsonKey(for key: some CodingKey, suffix: EncoderPathNode) -> String {
+        switch tree.keyMode {
+        case .useDefaultKeys:
+            return key.stringValue
+        case .snakeCase:
+            let original = key.stringValue
+            if let converted = tree.snakeCaseKeys[original] { return converted }
+            let converted = FoundationSnakeCase.convert(original)
+            tree.snakeCaseKeys[original] = converted
+            return converted
+        case .custom(let convert):
+            return convert(codingPath + suffix.keys + [key]).stringValue
+        }
+    }
+
+    // MARK: - JSONValue
+
+    /// Copies a ``JSONValue`` into a node: numbers keep their text, objects their member order,
+    /// and object keys are written as they are, like a dictionary's.
+    private func insert(_ value: JSONValue, into node: Int32, key: (any CodingKey)?) throws {
+        try insert(value, into: node, path: key.map { EncoderPathNode.root.appending($0) } ?? .root)
+    }
+
+    private func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode) throws {
+        switch value {
+        case .null: tree.setNull(node)
+        case .bool(let flag): tree.setBool(node, flag)
+        case .string(let text): tree.setString(node, text)
+        case .number(let text):
+            guard JSONNumberSyntax.isValid(text) else {
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: codingPath + path.keys, debugDescription: "\"\(text)\" is not a valid JSON number.")
+                )
+            }
+            tree.setLiteral(node, text)
+        case .array(let elements):
+            tree.makeArray(node)
+            for (index, element) in elements.enumerated() {
+                let child = tree.appendElement(to: node)
+                try insert(element, into: child, path: path.appending(IndexCodingKey(index)))
+            }
+        case .object(let object):
+            tree.makeObject(node)
+            for (memberKey, memberValue) in object {
+                let (child, existed) = tree.member(memberKey, of: node)
+                if existed { tree.clear(child) }
+                try insert(
+                    memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)))
+            }
+        }
+    }
+}
+
+// MARK: - Single value container
+
+extension TreeEncoder: SingleValueEncodingContainer {
+    func encodeNil() throws { tree.setNull(node) }
+    func encode(_ value: Bool) throws { tree.setBool(node, value) }
+    func encode(_ value: String) throws { tree.setString(node, value) }
+    func encode(_ value: Double) throws { try setFloatingPoint(value, into: node, key: nil) }
+    func encode(_ value: Float) throws { try setFloatingPoint(value, into: node, key: nil) }
+    func encode(_ value: Int) throws { tree.setInt(node, Int64(value)) }
+    func encode(_ value: Int8) throws { tree.setInt(node, Int64(value)) }
+    func encode(_ value: Int16) throws { tree.setInt(node, Int64(value)) }
+    func encode(_ value: Int32) throws { tree.setInt(node, Int64(value)) }
+    func encode(_ value: Int64) throws { tree.setInt(node, value) }
+    func encode(_ value: UInt) throws { tree.setUInt(node, UInt64(value)) }
+    func encode(_ value: UInt8) throws { tree.setUInt(node, UInt64(value)) }
+    func encode(_ value: UInt16) throws { tree.setUInt(node, UInt64(value)) }
+    func encode(_ value: UInt32) throws { tree.setUInt(node, UInt64(value)) }
+    func encode(_ value: UInt64) throws { tree.setUInt(node, value) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func encode(_ value: Int128) throws { tree.setLiteral(node, value.description) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func encode(_ value: UInt128) throws { tree.setLiteral(node, value.description) }
+    func encode<T: Encodable>(_ value: T) throws { try encode(value, into: node, key: nil) }
+}
+
+// MARK: - Dictionaries with String keys
+
+/// `[String: Value]`, which Foundation encodes without applying the key strategy to its keys.
+protocol EncodableStringKeyedDictionary {
+    func encodeMembers(with encoder: TreeEncoder) throws
+}
+
+extension Dictionary: EncodableStringKeyedDictionary where Key == String, Value: Encodable {
+    func encodeMembers(with encoder: TreeEncoder) throws {
+        let tree = encoder.tree
+        let object = encoder.node
+        // Under the default key strategy Foundation encodes the dictionary through a keyed
+        // container, whose keys parse as integers in coding paths; under the others it takes a
+        // path whose keys never do.
+        let hasIntValue: Bool
+        if case .useDefaultKeys = tree.keyMode { hasIntValue = true } else { hasIntValue = false }
+        for (key, value) in self {
+            let member = tree.appendMember(key, to: object)
+            try encoder.encode(value, into: member, key: DictionaryCodingKey(key, hasIntValue: hasIntValue))
+        }
+    }
+}
+
+// MARK: - Keys and paths
+
+/// The key of an element of an unkeyed container: "Index 3", as in Foundation's coding paths.
+struct IndexCodingKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init(intValue: Int) { index = intValue }
+    var stringValue: String { "Index \(index)" }
+    var intValue: Int? { index }
+}
+
+/// The key of a dictionary member in a coding path.
+struct DictionaryCodingKey: CodingKey {
+    let stringValue: String
+    private let hasIntValue: Bool
+    init(_ key: String, hasIntValue: Bool) {
+        stringValue = key
+        self.hasIntValue = hasIntValue
+    }
+    init(stringValue: String) { self.init(stringValue, hasIntValue: true) }
+    init?(intValue: Int) { self.init(String(intValue), hasIntValue: true) }
+    var intValue: Int? { hasIntValue ? Int(stringValue) : nil }
+}
+
+/// The keys of the containers nested inside one encoder, innermost last.
+indirect enum EncoderPathNode {
+    case root
+    case key(any CodingKey, parent: EncoderPathNode)
+
+    func appending(_ key: any CodingKey) -> EncoderPathNode {
+        .key(key, parent: self)
+    }
+
+    var keys: [any CodingKey] {
+        var result: [any CodingKey] = []
+        var current = self
+        while case .key(let key, let parent) = current {
+            result.append(key)
+            current = parent
+        }
+        return result.reversed()
+    }
+}
+
+// MARK: - Number syntax
+
+/// The JSON number grammar of RFC 8259, to check the text of ``JSONValue/number(_:)``.
+enum JSONNumberSyntax {
+    static func isValid(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        if next == UInt8(ascii: "-") { next = bytes.next() }
+        guard let first = next else { return false }
+        func isDigit(_ byte: UInt8?) -> Bool {
+            byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false
+        }
+        if first == UInt8(ascii: "0") {
+            next = bytes.next()
+        } else if isDigit(first) {
+            repeat { next = bytes.next() } while isDigit(next)
+        } else {
+            return false
+        }
+        if next == UInt8(ascii: ".") {
+            next = bytes.next()
+            guard isDigit(next) else { return false }
+            repeat { next = bytes.next() } while isDigit(next)
+        }
+        if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            next = bytes.next()
+            if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { next = bytes.next() }
+            guard isDigit(next) else { return false }
+            repeat { next = bytes.next() } while isDigit(next)
+        }
+        return next == nil
+    }
+}

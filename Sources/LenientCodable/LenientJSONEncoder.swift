@@ -1,0 +1,256 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// Encodes `Encodable` values as JSON, byte for byte as Foundation's `JSONEncoder` does when
+/// keys are sorted, and in a deterministic order when they are not.
+///
+/// `LenientJSONEncoder` has every property of `JSONEncoder`, with the same names and
+/// Foundation's own strategy types, so replacing one with the other is a one-word change:
+///
+/// ```swift
+/// struct Book: Codable {
+///     var name: String
+///     var publishedAt: Date
+/// }
+///
+/// let encoder = LenientJSONEncoder()
+/// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+/// encoder.dateEncodingStrategy = .iso8601
+/// let data = try encoder.encode(Book(name: "Dune", publishedAt: .now))
+/// ```
+///
+/// With `.sortedKeys` the output is exactly `JSONEncoder`'s for the same value and settings:
+/// layout, escaping, number formatting, every date, data, float and key strategy. Without it,
+/// object members come in the order the value encoded them — the order of the properties for
+/// synthesized conformances — instead of Foundation's hash order, which changes from call to
+/// call.
+///
+/// Besides Foundation's special cases (`Date`, `Data`, `URL`, `Decimal`, `[String: T]`, whose
+/// keys the key strategy leaves alone), ``JSONValue`` encodes as itself: a number keeps its
+/// literal text, an object keeps its member order, and its keys are not converted either.
+///
+/// Like `JSONEncoder`, the class is `Sendable`: one instance may encode on many threads at
+/// once. Each call works with the settings as they were when it started.
+public final class LenientJSONEncoder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var settings = EncoderSettings()
+
+    /// Creates an encoder with Foundation's default settings: compact output, default keys,
+    /// dates as seconds since 2001, data as Base64, and non-finite numbers rejected.
+    public init() {}
+
+    private func withSettings<Value>(_ body: (inout EncoderSettings) -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&settings)
+    }
+
+    /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;
+    /// the same as `JSONEncoder.outputFormatting`. Defaults to `[]`.
+    public var outputFormatting: JSONEncoder.OutputFormatting {
+        get { withSettings { $0.outputFormatting } }
+        set { withSettings { $0.outputFormatting = newValue } }
+    }
+
+    /// How dates are encoded; the same as `JSONEncoder.dateEncodingStrategy`. Defaults to
+    /// `.deferredToDate`.
+    public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy {
+        get { withSettings { $0.dateEncodingStrategy } }
+        set { withSettings { $0.dateEncodingStrategy = newValue } }
+    }
+
+    /// How `Data` is encoded; the same as `JSONEncoder.dataEncodingStrategy`. Defaults to
+    /// `.base64`.
+    public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy {
+        get { withSettings { $0.dataEncodingStrategy } }
+        set { withSettings { $0.dataEncodingStrategy = newValue } }
+    }
+
+    /// What to do with infinities and NaN, which JSON cannot spell; the same as
+    /// `JSONEncoder.nonConformingFloatEncodingStrategy`. Defaults to `.throw`.
+    public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy {
+        get { withSettings { $0.nonConformingFloatEncodingStrategy } }
+        set { withSettings { $0.nonConformingFloatEncodingStrategy = newValue } }
+    }
+
+    /// How coding keys become JSON keys; the same as `JSONEncoder.keyEncodingStrategy`.
+    /// Defaults to `.useDefaultKeys`.
+    ///
+    /// As in Foundation, the keys of a `[String: T]` dictionary are written as they are, whatever
+    /// the strategy; so are the keys of a ``JSONValue`` object.
+    public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy {
+        get { withSettings { $0.keyEncodingStrategy } }
+        set { withSettings { $0.keyEncodingStrategy = newValue } }
+    }
+
+    /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { withSettings { $0.userInfo } }
+        set { withSettings { $0.userInfo = newValue } }
+    }
+
+    // MARK: - Encoding
+
+    /// Encodes a value as JSON.
+    ///
+    /// ```swift
+    /// let encoder = LenientJSONEncoder()
+    /// encoder.outputFormatting = .sortedKeys
+    /// let data = try encoder.encode(["b": 2, "a": 1])   // {"a":1,"b":2}
+    /// ```
+    ///
+    /// - Parameter value: The value to encode. Any `Encodable` value may be the top level,
+    ///   including a single number, string or `nil`.
+    /// - Returns: UTF-8 JSON text.
+    /// - Throws: `EncodingError.invalidValue`, with the coding path of the value, for a
+    ///   non-finite number under the `.throw` strategy and for the text of a
+    ///   ``JSONValue/number(_:)`` that is not a JSON number; with an empty path when the
+    ///   top-level value encodes nothing or nests containers 512 levels deep. Errors thrown by
+    ///   the value's own `encode(to:)` pass through.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let settings = withSettings { $0 }
+        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+            try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
+        }
+        return Data(try TreeEncoder.write(tree, topLevelValue: value))
+    }
+
+    /// Encodes a value as a ``JSONValue`` tree instead of text.
+    ///
+    /// The tree holds what ``encode(_:)`` would write: numbers as their JSON text, object
+    /// members in encode order (sorted by key under `.sortedKeys`).
+    ///
+    /// ```swift
+    /// let json = try LenientJSONEncoder().encodeToJSONValue(book)
+    /// json["name"]?.stringValue   // "Dune"
+    /// ```
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Returns: The encoded value.
+    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
+    public func encodeToJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
+        let settings = withSettings { $0 }
+        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+            try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
+        }
+        do {
+            return try tree.jsonValue(at: EncodingTree.root, sortsKeys: settings.outputFormatting.contains(.sortedKeys))
+        } catch {
+            throw TreeEncoder.depthError(topLevelValue: value)
+        }
+    }
+
+    /// Encodes a value as the objects `JSONSerialization.jsonObject(with:)` would return for
+    /// its JSON: `[String: Any]`, `[Any]`, `String`, `NSNumber` (booleans included) and `NSNull`.
+    ///
+    /// ```swift
+    /// let object = try LenientJSONEncoder().encodeToJSONObject(book)
+    /// let name = (object as? [String: Any])?["name"] as? String
+    /// ```
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Returns: The JSON object graph.
+    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
+    public func encodeToJSONObject<T: Encodable>(_ value: T) throws -> Any {
+        let settings = withSettings { $0 }
+        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+            try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
+        }
+        do {
+            return try tree.jsonObject(at: EncodingTree.root)
+        } catch {
+            throw TreeEncoder.depthError(topLevelValue: value)
+        }
+    }
+
+    /// Encodes a value that needs a configuration, as `JSONEncoder.encode(_:configuration:)` does.
+    ///
+    /// ```swift
+    /// let data = try encoder.encode(report, configuration: .summary)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - configuration: The configuration handed to `encode(to:configuration:)`.
+    /// - Returns: UTF-8 JSON text.
+    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
+    public func encode<T: EncodableWithConfiguration>(
+        _ value: T, configuration: T.EncodingConfiguration
+    ) throws -> Data {
+        let settings = withSettings { $0 }
+        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+            try encoder.encode(value, configuration: configuration)
+        }
+        return Data(try TreeEncoder.write(tree, topLevelValue: value))
+    }
+
+    /// Encodes a value whose configuration comes from a provider type, as
+    /// `JSONEncoder.encode(_:configuration:)` does.
+    ///
+    /// ```swift
+    /// let data = try encoder.encode(report, configuration: SummaryConfiguration.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - configuration: The type that provides the configuration.
+    /// - Returns: UTF-8 JSON text.
+    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
+    public func encode<T, C>(
+        _ value: T, configuration: C.Type
+    ) throws -> Data
+    where
+        T: EncodableWithConfiguration, C: EncodingConfigurationProviding,
+        T.EncodingConfiguration == C.EncodingConfiguration
+    {
+        try encode(value, configuration: C.encodingConfiguration)
+    }
+}
+
+/// Everything an encode call reads from the encoder, copied once under the lock.
+struct EncoderSettings: @unchecked Sendable {
+    var outputFormatting: JSONEncoder.OutputFormatting = []
+    var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
+    var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
+    var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
+    var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+}
+
+extension TreeEncoder {
+    /// Runs one encode call: builds the tree from the top-level value and checks that it
+    /// encoded something.
+    static func encodeTree<T>(
+        for value: T, settings: EncoderSettings, _ body: (TreeEncoder) throws -> Void
+    ) throws -> EncodingTree {
+        let tree = EncodingTree(settings: settings)
+        let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
+        try body(root)
+        guard tree.nodes[Int(EncodingTree.root)].kind != .unset else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        }
+        return tree
+    }
+
+    /// Writes the tree as JSON text with the call's output formatting.
+    static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> [UInt8] {
+        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodes.count * 12 + 16)
+        do {
+            try writer.write(tree, node: EncodingTree.root)
+        } catch {
+            throw depthError(topLevelValue: topLevelValue)
+        }
+        return writer.bytes
+    }
+
+    /// The error Foundation throws for a value nested too deep: reported against the top-level
+    /// value, with an empty path.
+    static func depthError(topLevelValue: Any) -> EncodingError {
+        EncodingError.invalidValue(
+            topLevelValue,
+            .init(codingPath: [], debugDescription: "Unable to encode the given top-level value to JSON."))
+    }
+}

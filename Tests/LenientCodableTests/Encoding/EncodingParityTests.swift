@@ -1,0 +1,187 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// With `.sortedKeys`, the output must be JSONEncoder's, byte for byte.
+@Suite struct EncodingParityTests {
+    @Test(arguments: sortedFormattings, EncoderSetup.all)
+    func richModelsMatchFoundation(formatting: JSONEncoder.OutputFormatting, setup: EncoderSetup) throws {
+        for variant in 0..<2 {
+            try expectSameBytes(RichModel.make(variant: variant), formatting: formatting, setup: setup)
+        }
+        try expectSameBytes([RichModel.make(variant: 0)], formatting: formatting, setup: setup)
+        try expectSameBytes(["nested": ["deeper": RichModel.make(variant: 1)]], formatting: formatting, setup: setup)
+    }
+
+    @Test(arguments: sortedFormattings)
+    func nonFiniteFloatsAsStringsMatchFoundation(formatting: JSONEncoder.OutputFormatting) throws {
+        let setup = EncoderSetup(
+            name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?/"))
+        try expectSameBytes(NonFiniteModel(), formatting: formatting, setup: setup)
+        try expectSameBytes(Double.nan, formatting: formatting, setup: setup)
+        try expectSameBytes([Float.infinity], formatting: formatting, setup: setup)
+    }
+
+    @Test(arguments: sortedFormattings)
+    func topLevelFragmentsMatchFoundation(formatting: JSONEncoder.OutputFormatting) throws {
+        try expectSameBytes(1, formatting: formatting)
+        try expectSameBytes(-0.0, formatting: formatting)
+        try expectSameBytes("a/\"b\"", formatting: formatting)
+        try expectSameBytes(true, formatting: formatting)
+        try expectSameBytes(Int?.none, formatting: formatting)
+        try expectSameBytes([Int](), formatting: formatting)
+        try expectSameBytes([String: Int](), formatting: formatting)
+        try expectSameBytes(EmptyModel(), formatting: formatting)
+        try expectSameBytes(Date(timeIntervalSinceReferenceDate: 1.5), formatting: formatting)
+        try expectSameBytes(Data([1, 2, 3]), formatting: formatting)
+        try expectSameBytes(Decimal(string: "1.10"), formatting: formatting)
+        try expectSameBytes([[[Int]]]([[[]], []]), formatting: formatting)
+    }
+
+    @Test(arguments: [
+        "a", "B", "a10", "a9", "é", "_", "1", "10", "2", "Z", "b", "A", "ab", "aB", "Ab", "~", "-", "a-b", "a_b", "ä",
+        "",
+        "e\u{301}", "😀", "\u{FF21}",
+    ])
+    func keySortOrderIsFoundations(extraKey: String) throws {
+        var dictionary = [
+            "a": 0, "B": 1, "a10": 2, "a9": 3, "é": 4, "_": 5, "Z": 6, "aB": 7, "Ab": 8, "10": 9, "9": 10,
+        ]
+        dictionary[extraKey] = 99
+        try expectSameBytes(dictionary, formatting: [.sortedKeys])
+        try expectSameBytes(dictionary, formatting: [.sortedKeys, .prettyPrinted])
+    }
+
+    @Test(arguments: [
+        "myURLValue", "_leading", "a1b", "already_snake", "ABC", "aBC", "__x__", "URL", "myID2Go", "é", "ÉtéÀ",
+        "simple",
+        "oneTwoThree", "_oneTwoThree_", "a", "", "HTTPSConnection", "x1Y2z", "ǅungla",
+    ])
+    func snakeCaseKeysMatchFoundation(key: String) throws {
+        let setup = EncoderSetup(name: "snake", key: .convertToSnakeCase)
+        try expectSameBytes(SingleKeyModel(key: key), formatting: [.sortedKeys], setup: setup)
+    }
+
+    @Test func superEncodersMatchFoundation() throws {
+        try expectSameBytes(SubclassModel(), formatting: [.sortedKeys])
+        try expectSameBytes(
+            SubclassModel(), formatting: [.sortedKeys], setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
+        try expectSameBytes(UnkeyedSuperModel(), formatting: [.sortedKeys, .prettyPrinted])
+    }
+
+    @Test func repeatedKeysAndMergedContainersMatchFoundation() throws {
+        try expectSameBytes(RepeatedKeyModel(), formatting: [.sortedKeys])
+        try expectSameBytes(MergingModel(), formatting: [.sortedKeys])
+        try expectSameBytes(
+            SnakeCollisionModel(), formatting: [.sortedKeys],
+            setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
+    }
+
+    @Test func optionalsMatchFoundation() throws {
+        try expectSameBytes(OptionalsModel(), formatting: [.sortedKeys])
+        try expectSameBytes([1, nil, 3] as [Int?], formatting: [.sortedKeys])
+    }
+
+    @Test func deepestNestingFoundationWritesIsWritten() throws {
+        try expectSameBytes(NestedArrays(depth: 511), formatting: [.sortedKeys])
+        try expectSameBytes(NestedArrays(depth: 511), formatting: [.sortedKeys, .prettyPrinted])
+    }
+}
+
+struct EmptyModel: Codable {}
+
+struct SingleKeyModel: Encodable {
+    var key: String
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FixtureKey.self)
+        try container.encode(1, forKey: FixtureKey(key))
+        try container.encode(["innerKey": key], forKey: FixtureKey("wrapper"))
+    }
+}
+
+class BaseModel: Encodable {
+    var baseValue = 1
+}
+
+final class SubclassModel: BaseModel {
+    var ownValue = 2
+    enum CodingKeys: String, CodingKey {
+        case ownValue
+        case parentPart
+    }
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ownValue, forKey: .ownValue)
+        try super.encode(to: container.superEncoder())
+        try super.encode(to: container.superEncoder(forKey: .parentPart))
+    }
+}
+
+struct UnkeyedSuperModel: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(1)
+        try BaseModel().encode(to: container.superEncoder())
+        var nested = container.nestedContainer(keyedBy: FixtureKey.self)
+        try nested.encode(2, forKey: FixtureKey("q"))
+        _ = container.superEncoder()
+        var nestedList = container.nestedUnkeyedContainer()
+        try nestedList.encodeNil()
+    }
+}
+
+struct RepeatedKeyModel: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FixtureKey.self)
+        try container.encode(1, forKey: FixtureKey("a"))
+        try container.encode(2, forKey: FixtureKey("b"))
+        try container.encode([3], forKey: FixtureKey("a"))
+        var nested = container.nestedContainer(keyedBy: FixtureKey.self, forKey: FixtureKey("c"))
+        try nested.encode(4, forKey: FixtureKey("x"))
+        var again = container.nestedContainer(keyedBy: FixtureKey.self, forKey: FixtureKey("c"))
+        try again.encode(5, forKey: FixtureKey("y"))
+        var secondKeyed = encoder.container(keyedBy: FixtureKey.self)
+        try secondKeyed.encode(6, forKey: FixtureKey("d"))
+    }
+}
+
+struct MergingModel: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(["z": 1])
+        var container = encoder.container(keyedBy: FixtureKey.self)
+        try container.encode(2, forKey: FixtureKey("b"))
+    }
+}
+
+struct SnakeCollisionModel: Encodable {
+    var ABC = 1
+    var aBC = 2
+}
+
+struct OptionalsModel: Encodable {
+    var present: Int? = 1
+    var absent: Int?
+    enum CodingKeys: CodingKey {
+        case present
+        case absent
+        case explicitNull
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(present, forKey: .present)
+        try container.encodeIfPresent(absent, forKey: .absent)
+        try container.encode(absent, forKey: .explicitNull)
+    }
+}
+
+struct NestedArrays: Encodable {
+    var depth: Int
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        if depth > 1 { try container.encode(NestedArrays(depth: depth - 1)) }
+    }
+}
