@@ -109,7 +109,7 @@ import Testing
     /// A nested struct that fails at the top level throws, with the path of the failing value; inside a collection the
     /// element is dropped instead.
     @Test func structWithoutDefaultThrowsAtTopAndIsDroppedInCollection() throws {
-        let broken = #"{"id":1,"note":"n","shipTo":{"x":1},"items":[]}"#
+        let broken = #"{"id":1,"note":"n","shipTo":"nowhere","items":[]}"#
         let error = try #require(throws: DecodingError.self) {
             try LenientJSONDecoder().decode(Order.self, from: broken)
         }
@@ -118,12 +118,30 @@ import Testing
         let json = #"""
             {"id":1,"note":"n","shipTo":{"x":1,"y":2},"items":[
               {"sku":"a","quantity":1,"at":{"x":0,"y":0}},
-              {"sku":"b","quantity":2,"at":{"x":0}},
+              {"sku":"b","quantity":2,"at":[0,0]},
               {"sku":"c","quantity":3,"at":{"x":5,"y":5}}]}
             """#
         let (order, report) = try LenientJSONDecoder().decodeWithReport(Order.self, from: json)
         #expect(order.items.map(\.sku) == ["a", "c"])
         #expect(report.issues.map(IssueSummary.init) == [IssueSummary(.droppedElement, "items[1]")], "\(report)")
+    }
+
+    struct Flag: Codable, Equatable {
+        var on: Bool
+    }
+
+    /// `null` where a `Bool` is expected, through each container: `.strict` throws Foundation's error, live.
+    @Test(arguments: ["keyed", "keyed generic", "unkeyed", "single value"])
+    func strictNullBoolIsFoundationsError(container: String) {
+        let json = Data(
+            (container == "unkeyed" ? "[null]" : container == "single value" ? "null" : #"{"on":null}"#).utf8)
+        switch container {
+        case "keyed": expectSameOutcome(DifferentialOutcome(Flag.self, from: json), "\(container)")
+        case "keyed generic":
+            expectSameOutcome(DifferentialOutcome(Box<Bool>.self, from: Data(#"{"value":null}"#.utf8)), "\(container)")
+        case "unkeyed": expectSameOutcome(DifferentialOutcome([Bool].self, from: json), "\(container)")
+        default: expectSameOutcome(DifferentialOutcome(Bool.self, from: json), "\(container)")
+        }
     }
 
     /// `.strict` never defaults: Foundation's error, live.

@@ -162,7 +162,7 @@ import Testing
         CoercionCase(Int?.self, #""null""#, .forgivenAsOneOf(nil, [.defaulted, .coerced])),
         CoercionCase(Int?.self, #""(null)""#, .forgivenAsOneOf(nil, [.defaulted, .coerced])),
         CoercionCase(Date?.self, #""<null>""#, .forgivenAsOneOf(nil, [.defaulted, .coerced])),
-        CoercionCase(URL?.self, #""nil""#, .forgivenAsOneOf(nil, [.defaulted, .coerced])),
+        CoercionCase(Bool?.self, #""nil""#, .forgivenAsOneOf(nil, [.defaulted, .coerced])),
         CoercionCase([Int].self, #""null""#, .forgivenAsOneOf([], [.defaulted, .coerced])),
         CoercionCase(String.self, #""null""#, .clean("null"), note: "a String keeps the text"),
         CoercionCase(String.self, #""<null>""#, .clean("<null>"), note: "a String keeps the text"),

@@ -7,8 +7,47 @@ import Testing
 
 /// A one-property model: `{"value": …}`. Its only coding key is `value`, so a forgiven value is reported at `value`
 /// (or `value[1]`, `value.key` inside a collection).
+///
+/// When `Value` is an optional, it decodes as a property declared `var value: Wrapped?` does — through
+/// `decodeIfPresent`, so a missing key is `nil` — where synthesized `Codable` on a generic `Value` would call `decode`.
 struct Box<Value: Codable & Equatable>: Codable, Equatable {
     var value: Value
+
+    enum CodingKeys: String, CodingKey {
+        case value
+    }
+
+    init(value: Value) {
+        self.value = value
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let optional = Value.self as? any DecodableOptional.Type else {
+            value = try container.decode(Value.self, forKey: .value)
+            return
+        }
+        guard let value = try optional.decodeIfPresent(from: container, forKey: .value) as? Value else {
+            throw DecodingError.typeMismatch(
+                Value.self, .init(codingPath: container.codingPath, debugDescription: "Not an optional."))
+        }
+        self.value = value
+    }
+}
+
+/// An optional whose wrapped type is decodable: decoded through `decodeIfPresent`, as an optional property is.
+protocol DecodableOptional {
+    static func decodeIfPresent<Key: CodingKey>(
+        from container: KeyedDecodingContainer<Key>, forKey key: Key
+    ) throws -> Self
+}
+
+extension Optional: DecodableOptional where Wrapped: Decodable {
+    static func decodeIfPresent<Key: CodingKey>(
+        from container: KeyedDecodingContainer<Key>, forKey key: Key
+    ) throws -> Wrapped? {
+        try container.decodeIfPresent(Wrapped.self, forKey: key)
+    }
 }
 
 extension Box: Sendable where Value: Sendable {}
