@@ -252,6 +252,10 @@ extension TreeDecoder {
                 return try body(decoder, index, path)
             } catch  where decoder.options.defaultsInvalidValues {
                 decoder.rollbackReport(to: mark)
+                if TreeDecoder.isRejection(error, at: path) {
+                    decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
+                    return nil
+                }
                 decoder.record(
                     .defaulted, path: path, found: index,
                     "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used nil."
