@@ -57,8 +57,11 @@ extension TreeDecoder {
                 ? context.debugDescription : "no value for key \"\(key.stringValue)\""
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
             DecodingError.dataCorrupted(let context):
-            let where_ = context.codingPath.isEmpty ? "" : " at \(CodingPathNode.reportPath(of: context.codingPath))"
-            text = context.debugDescription + where_
+            var sentence = context.debugDescription
+            if sentence.hasSuffix(".") { sentence.removeLast() }
+            text =
+                context.codingPath.isEmpty
+                ? sentence : "\(sentence) (at \(CodingPathNode.reportPath(of: context.codingPath)))"
         default:
             text = String(describing: error)
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct CoercedTests {
     // MARK: Integers
 
-    static let intRows: [CoercionCase<Int>] = [
+    static let intRows: [WrapperCoercionCase<Int>] = [
         .init("42", 42), .init(#""42""#, 42), .init(#"" 42 ""#, 42), .init(#""4.2e1""#, 42), .init(#""+7""#, 7),
         .init(#""007""#, 7), .init("42.0", 42), .init("4.2e1", 42), .init("4.9", 4), .init("-4.9", -4),
         .init(#""4.9""#, 4), .init(#""-4.9""#, -4), .init("true", 1), .init("false", 0), .init("-0.5", 0),
@@ -19,7 +19,7 @@ import Testing
     ]
 
     @Test(arguments: intRows, WrapperDecoder.allCases)
-    func int(_ row: CoercionCase<Int>, decoder: WrapperDecoder) throws {
+    func int(_ row: WrapperCoercionCase<Int>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
@@ -30,7 +30,7 @@ import Testing
 
     // MARK: Floating point and Decimal
 
-    static let doubleRows: [CoercionCase<Double>] = [
+    static let doubleRows: [WrapperCoercionCase<Double>] = [
         .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init(#"" 1e3 ""#, 1000), .init("42", 42),
         .init(#""-0.125""#, -0.125),
         .init(#""NaN""#, .nan), .init(#""nan""#, .nan), .init(#""Infinity""#, .infinity),
@@ -39,22 +39,22 @@ import Testing
     ]
 
     @Test(arguments: doubleRows, WrapperDecoder.allCases)
-    func double(_ row: CoercionCase<Double>, decoder: WrapperDecoder) throws {
+    func double(_ row: WrapperCoercionCase<Double>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder, matches: sameFloatingPoint)
     }
 
-    static let floatRows: [CoercionCase<Float>] = [
+    static let floatRows: [WrapperCoercionCase<Float>] = [
         .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init("7", 7), .init(#""-Infinity""#, -.infinity),
         .init(#""NaN""#, .nan), .init("true", 1), .init("1e300", nil), .init(#""1e300""#, nil), .init(#""x""#, nil),
         .init("null", nil),
     ]
 
     @Test(arguments: floatRows, WrapperDecoder.allCases)
-    func float(_ row: CoercionCase<Float>, decoder: WrapperDecoder) throws {
+    func float(_ row: WrapperCoercionCase<Float>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder, matches: sameFloatingPoint)
     }
 
-    static let decimalRows: [CoercionCase<Decimal>] = [
+    static let decimalRows: [WrapperCoercionCase<Decimal>] = [
         .init("12.5", Decimal(string: "12.5")), .init(#""12.50""#, Decimal(string: "12.5")),
         .init("0.1", Decimal(string: "0.1")), .init(#""0.1""#, Decimal(string: "0.1")),
         .init(#"" -3.75 ""#, Decimal(string: "-3.75")), .init("42", 42), .init(#""1e-3""#, Decimal(string: "0.001")),
@@ -64,13 +64,13 @@ import Testing
     ]
 
     @Test(arguments: decimalRows, WrapperDecoder.allCases)
-    func decimal(_ row: CoercionCase<Decimal>, decoder: WrapperDecoder) throws {
+    func decimal(_ row: WrapperCoercionCase<Decimal>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
     // MARK: Bool and String
 
-    static let boolRows: [CoercionCase<Bool>] = [
+    static let boolRows: [WrapperCoercionCase<Bool>] = [
         .init("true", true), .init("false", false), .init("1", true), .init("0", false), .init("2", true),
         .init("-1", true), .init("0.0", false), .init("0.5", true), .init(#""true""#, true), .init(#""FALSE""#, false),
         .init(#""yes""#, true), .init(#""No""#, false), .init(#""y""#, true), .init(#""N""#, false),
@@ -80,18 +80,18 @@ import Testing
     ]
 
     @Test(arguments: boolRows, WrapperDecoder.allCases)
-    func bool(_ row: CoercionCase<Bool>, decoder: WrapperDecoder) throws {
+    func bool(_ row: WrapperCoercionCase<Bool>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
-    static let stringRows: [CoercionCase<String>] = [
+    static let stringRows: [WrapperCoercionCase<String>] = [
         .init(#""abc""#, "abc"), .init(#"" padded ""#, " padded "), .init(#""null""#, "null"), .init("42", "42"),
         .init("-7", "-7"), .init("1.5", "1.5"), .init("18446744073709551615", "18446744073709551615"),
         .init("true", "true"), .init("false", "false"), .init("null", nil), .init("{}", nil), .init("[1]", nil),
     ]
 
     @Test(arguments: stringRows, WrapperDecoder.allCases)
-    func string(_ row: CoercionCase<String>, decoder: WrapperDecoder) throws {
+    func string(_ row: WrapperCoercionCase<String>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
@@ -105,7 +105,7 @@ import Testing
 
     static let instant = Date(timeIntervalSince1970: 1_795_167_000)  // 2026-11-20T09:30:00Z, a Friday
 
-    static let dateRows: [CoercionCase<Date>] = [
+    static let dateRows: [WrapperCoercionCase<Date>] = [
         .init(#""2026-11-20T09:30:00Z""#, instant), .init(#""2026-11-20T10:30:00+01:00""#, instant),
         .init(#""2026-11-20T09:30:00+0000""#, instant), .init(#""2026-11-20 09:30:00""#, instant),
         .init(#""2026-11-20T09:30:00.500Z""#, instant.addingTimeInterval(0.5)),
@@ -117,11 +117,11 @@ import Testing
     ]
 
     @Test(arguments: dateRows, WrapperDecoder.allCases)
-    func date(_ row: CoercionCase<Date>, decoder: WrapperDecoder) throws {
+    func date(_ row: WrapperCoercionCase<Date>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
-    static let urlRows: [CoercionCase<URL>] = [
+    static let urlRows: [WrapperCoercionCase<URL>] = [
         .init(#""https://example.com/a?b=c""#, URL(string: "https://example.com/a?b=c")),
         .init(#"" https://example.com/a.png\n""#, URL(string: "https://example.com/a.png")),
         .init(#""/relative/path""#, URL(string: "/relative/path")), .init(#""""#, nil), .init(#""  ""#, nil),
@@ -129,17 +129,17 @@ import Testing
     ]
 
     @Test(arguments: urlRows, WrapperDecoder.allCases)
-    func url(_ row: CoercionCase<URL>, decoder: WrapperDecoder) throws {
+    func url(_ row: WrapperCoercionCase<URL>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
-    static let dataRows: [CoercionCase<Data>] = [
+    static let dataRows: [WrapperCoercionCase<Data>] = [
         .init(#""AQID""#, Data([1, 2, 3])), .init(#"" AQID ""#, Data([1, 2, 3])), .init(#""""#, Data()),
         .init(#""!!!""#, nil), .init("42", nil), .init("null", nil),
     ]
 
     @Test(arguments: dataRows, WrapperDecoder.allCases)
-    func data(_ row: CoercionCase<Data>, decoder: WrapperDecoder) throws {
+    func data(_ row: WrapperCoercionCase<Data>, decoder: WrapperDecoder) throws {
         try expectCoercion(row, under: decoder)
     }
 
@@ -202,7 +202,7 @@ struct IntegerWidthCase: Sendable, CustomTestStringConvertible {
         typeName = "\(type)"
         self.json = json
         self.expected = expected
-        let row = CoercionCase<T>(json, expected.flatMap { T($0) })
+        let row = WrapperCoercionCase<T>(json, expected.flatMap { T($0) })
         checkRow = { decoder, sourceLocation in
             #expect((row.expected == nil) == (expected == nil), "bad fixture", sourceLocation: sourceLocation)
             try expectCoercion(row, under: decoder, sourceLocation: sourceLocation)

@@ -77,7 +77,7 @@ private struct PropertyListTreeKey: CodingKey {
 }
 
 /// One row of a coercion table: the JSON of a property's value, and what it decodes to.
-struct CoercionCase<Value: Sendable>: Sendable, CustomTestStringConvertible {
+struct WrapperCoercionCase<Value: Sendable>: Sendable, CustomTestStringConvertible {
     /// The JSON text of the value.
     let json: String
     /// The decoded value, or `nil` when the value must be refused.
@@ -99,7 +99,7 @@ struct CoercedBox<Value: CoercibleValue & Sendable>: Decodable, Sendable {
 /// Decodes `{"value": <json>}` into a ``CoercedBox`` and checks the value, or that it is refused
 /// with `typeMismatch` (`valueNotFound` for `null`) at the path `value`.
 func expectCoercion<Value: CoercibleValue & Sendable>(
-    _ row: CoercionCase<Value>, under decoder: WrapperDecoder, matches: (Value, Value) -> Bool,
+    _ row: WrapperCoercionCase<Value>, under decoder: WrapperDecoder, matches: (Value, Value) -> Bool,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let json = #"{"value":\#(row.json)}"#
@@ -126,7 +126,7 @@ func expectCoercion<Value: CoercibleValue & Sendable>(
 }
 
 func expectCoercion<Value: CoercibleValue & Sendable & Equatable>(
-    _ row: CoercionCase<Value>, under decoder: WrapperDecoder, sourceLocation: SourceLocation = #_sourceLocation
+    _ row: WrapperCoercionCase<Value>, under decoder: WrapperDecoder, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     try expectCoercion(row, under: decoder, matches: ==, sourceLocation: sourceLocation)
 }
