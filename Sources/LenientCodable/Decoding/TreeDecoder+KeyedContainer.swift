@@ -208,14 +208,16 @@ extension TreeDecoder {
                 throw keyNotFound(key)
             }
             let path = codingPathNode.appending(key)
-            if options.defaultsNullValues, decoder.isNullish(at: index, for: T.self),
-                let value = defaultValue(of: T.self)
-            {
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
-                )
-                return value
+            if decoder.isNullish(at: index, for: T.self) {
+                if options.defaultsNullValues, let value = defaultValue(of: T.self) {
+                    decoder.record(
+                        .defaulted, path: path, found: index,
+                        "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
+                    )
+                    return value
+                }
+                // Null is not an invalid value: only `defaultsNullValues` forgives it.
+                return try body(decoder, index, path)
             }
             let mark = decoder.reportMark
             do {

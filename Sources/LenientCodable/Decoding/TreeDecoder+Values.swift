@@ -139,7 +139,9 @@ extension TreeDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         let node = tree[index]
-        if node.kind == .null {
+        // Foundation reports null as a missing value for every type but Bool, whose unwrapping
+        // checks only for `true` and `false`.
+        if node.kind == .null && type != Bool.self {
             return DecodingError.valueNotFound(
                 type,
                 .init(

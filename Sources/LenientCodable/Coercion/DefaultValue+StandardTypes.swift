@@ -1,9 +1,15 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-// The standard types conform to `DefaultValue` publicly, so that `Defaulted` can require it and
-// users see the same defaults the lenient decoder uses. The values repeat `BuiltInDefault`'s;
-// `defaultValue(of:)` finds these first, with the same result.
+// The standard types conform to `DefaultValue` publicly: the lenient decoder and `Defaulted`
+// read the same defaults, and users can see them.
+
+import Foundation
+
+extension Decimal: DefaultValue {
+    /// Zero.
+    public static var defaultValue: Decimal { 0 }
+}
 
 extension String: DefaultValue {
     /// The empty string.
