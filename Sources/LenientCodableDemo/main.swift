@@ -4,68 +4,111 @@
 import Foundation
 import LenientCodable
 
-/// The runnable example: decodes a JSON document shipped with the package (or a file given on
-/// the command line), prints the model, and encodes it back.
-///
-///     swift run lenient-demo [path/to/document.json]
+// The runnable example. It decodes a messy API response shipped with the package (or a file you
+// give it) with LenientJSONDecoder, prints the model and the decoding report, and encodes the
+// model back with LenientJSONEncoder.
+//
+//     swift run lenient-demo                          # the shipped feed
+//     swift run lenient-demo --type User user.json    # your own document
+//     swift run lenient-demo --help
 
-struct Bookstore: Codable {
-    struct Store: Codable {
-        var name: String
-        var city: String
+/// A type the example can decode, as the command line names it.
+struct ModelChoice {
+    let name: String
+    let help: String
+    let run: (Data, LenientJSONDecoder) throws -> Void
+
+    init<Model: DemoModel>(_ name: String, _ type: Model.Type, help: String) {
+        self.name = name
+        self.help = help
+        self.run = { data, decoder in try show(Model.self, from: data, decoder: decoder) }
     }
-
-    struct Book: Codable {
-        struct Extra: Codable {
-            var desc: String
-        }
-
-        var id: Int
-        var name: String
-        var page: Int
-        var price: Decimal
-        var inStock: Bool
-        var tags: [String]
-        var ext: Extra
-    }
-
-    var status: String
-    var generatedAt: Date
-    var store: Store
-    var books: [Book]
 }
 
-func loadDocument() throws -> Data {
-    let arguments = CommandLine.arguments.dropFirst()
-    if let path = arguments.first {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
-    }
-    guard let url = Bundle.module.url(forResource: "bookstore", withExtension: "json", subdirectory: "Payloads") else {
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return try Data(contentsOf: url)
-}
+let choices = [
+    ModelChoice("Feed", Feed.self, help: "a feed with its owner and posts (the shipped payload)"),
+    ModelChoice("User", User.self, help: "one user: id, user_name, display_name, avatar, verified, joined, plan"),
+    ModelChoice("Post", Post.self, help: "one post; \"type\" picks text, photo or poll"),
+    ModelChoice("Posts", [Post].self, help: "an array of posts; elements that cannot be decoded are dropped"),
+    ModelChoice("JSON", JSONValue.self, help: "any JSON document, as a JSONValue tree"),
+]
 
-do {
-    let data = try loadDocument()
-    let decoder = LenientJSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    decoder.dateDecodingStrategy = .iso8601
-    let bookstore = try decoder.decode(Bookstore.self, from: data)
+let usage = """
+    Usage: lenient-demo [--type NAME] [--strict] [PATH]
 
-    print("Decoded \(bookstore.books.count) books from \(bookstore.store.name), \(bookstore.store.city):")
-    for book in bookstore.books {
-        let stock = book.inStock ? "in stock" : "sold out"
-        print("  #\(book.id) \(book.name) — \(book.page) pages, \(book.price) EUR, \(stock); \(book.ext.desc)")
-    }
+    Decodes a JSON document with LenientJSONDecoder, prints the model and what the decoder
+    forgave, then encodes the model back with LenientJSONEncoder.
+
+      PATH          a JSON file; without it, the feed shipped in Payloads/feed.json
+      --type NAME   the model to decode (default: Feed):
+    \(choices.map { "                  \($0.name.padding(toLength: 6, withPad: " ", startingAt: 0))\($0.help)" }.joined(separator: "\n"))
+      --strict      decode with .strict options, as Foundation's JSONDecoder would
+      --help        show this text
+    """
+
+/// Decodes, prints the model and the report, and encodes the model back.
+func show<Model: DemoModel>(_ type: Model.Type, from data: Data, decoder: LenientJSONDecoder) throws {
+    let (model, report) = try decoder.decodeWithReport(Model.self, from: data)
+
+    print("Decoded \(Model.self):")
+    for line in model.summary { print("  " + line) }
+
+    print("\nDecoding report (\(report.issues.count) forgiven):")
+    for line in reportTable(report) { print("  " + line) }
 
     let encoder = LenientJSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.dateEncodingStrategy = .iso8601
-    print("\nEncoded back:")
-    print(String(decoding: try encoder.encode(bookstore), as: UTF8.self))
-} catch {
-    print("Could not decode the document: \(error)")
+    print("\nEncoded back with LenientJSONEncoder:")
+    print(String(decoding: try encoder.encode(model), as: UTF8.self))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var typeName = "Feed"
+var path: String?
+var options = LenientJSONDecoder.Options.lenient
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    case "--type":
+        guard !arguments.isEmpty else { fail("--type needs a name.\n\n" + usage) }
+        typeName = arguments.removeFirst()
+    case "--strict":
+        options = .strict
+    default:
+        guard path == nil, !argument.hasPrefix("-") else { fail("Unexpected argument \(argument).\n\n" + usage) }
+        path = argument
+    }
+}
+
+guard let choice = choices.first(where: { $0.name.lowercased() == typeName.lowercased() }) else {
+    fail("Unknown type \(typeName); choose one of \(choices.map(\.name).joined(separator: ", ")).")
+}
+
+let data: Data
+do {
+    if let path {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } else if let url = Bundle.module.url(forResource: "feed", withExtension: "json", subdirectory: "Payloads") {
+        data = try Data(contentsOf: url)
+    } else {
+        fail("The shipped payload Payloads/feed.json is missing from the bundle.")
+    }
+} catch {
+    fail("Could not read \(path ?? "the payload"): \(error.localizedDescription)")
+}
+
+do {
+    try choice.run(data, LenientJSONDecoder(options: options))
+} catch {
+    // A DecodingError's description names the coding path and what was found.
+    fail("\nCould not decode \(choice.name): \(error)")
 }
