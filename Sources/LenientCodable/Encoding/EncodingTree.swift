@@ -116,6 +116,8 @@ final class EncodingTree {
         let rawValue: UInt8
         /// `[String: Value]`, whose keys are written as they are.
         static let stringKeyedDictionary = TypeTraits(rawValue: 1)
+        /// Conforms to ``EncodingHooks``.
+        static let hooks = TypeTraits(rawValue: 2)
     }
 
     /// Objects with more members than this get a hash table for key lookups; below it a linear

@@ -61,7 +61,7 @@ extension EncodingTree {
         if pendingError == nil { pendingError = error }
     }
 
-    /// Whether a type is a `[String: Value]` dictionary; looked up once per type and call.
+    /// Whether a type is a `[String: Value]` dictionary or has hooks; looked up once per type and call.
     @inline(__always)
     func traits(of type: Any.Type) -> TypeTraits {
         let typeID = ObjectIdentifier(type)
@@ -77,6 +77,7 @@ extension EncodingTree {
         } else {
             var computed: TypeTraits = []
             if type is any EncodableStringKeyedDictionary.Type { computed.insert(.stringKeyedDictionary) }
+            if type is any EncodingHooks.Type { computed.insert(.hooks) }
             traits[typeID] = computed
             found = computed
         }

@@ -123,6 +123,9 @@ final class TreeEncoder: Encoder {
         if fillsEmpty && isUnset {
             tree.makeObject(node)
         }
+        if traits.contains(.hooks) && (fillsEmpty || !isUnset) {
+            try encoder.applyEncodingHooksSlowPath(value)
+        }
     }
 
     /// Encodes a value that needs a configuration into this encoder's node.
@@ -133,6 +136,9 @@ final class TreeEncoder: Encoder {
         defer { currentType = savedType }
         try value.encode(to: self, configuration: configuration)
         if let error = tree.pendingError { throw error }
+        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
+            try applyEncodingHooksSlowPath(value)
+        }
     }
 
     /// Writes the types that need no encoder straight into the node; returns `false` for the rest.
