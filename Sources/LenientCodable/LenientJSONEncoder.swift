@@ -250,7 +250,7 @@ extension TreeEncoder {
         try body(root)
         // A key mapping error found where the encoder could not throw, and that the value's own
         // encoding swallowed.
-        if let error = tree.pendingError { throw error }
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
         guard tree.nodes[Int(EncodingTree.root)].kind != .unset else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))

@@ -93,22 +93,40 @@ final class EncodingTree {
     let keyMode: KeyMode
     /// Keys already converted to snake case in this call: models repeat the same few keys.
     var snakeCaseKeys: [String: String] = [:]
-    /// The last key plan looked up, so that the elements of an array of one model skip the caches.
-    var lastPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
-    /// The key plans looked up in this call, so that alternating models skip the shared, locked cache.
-    var plans: [PlanCacheKey: KeyPlan?] = [:]
-    /// The last type whose traits were looked up, and its traits.
-    var lastTraits: (type: ObjectIdentifier, traits: TypeTraits)?
-    /// The traits of the types encoded in this call.
-    var traits: [ObjectIdentifier: TypeTraits] = [:]
+    /// The key plans looked up in this call, in a direct-mapped table indexed by the types'
+    /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
+    /// the rest of a small container. Empty until the first keyed container.
+    var planSlots: [PlanSlot] = []
+    /// The traits of the types encoded in this call, in a table like ``planSlots``.
+    var traitSlots: [TraitSlot] = []
     /// An error found where `Encoder` cannot throw (creating a container): thrown as soon as the
     /// value being encoded returns, and at the latest when the call ends.
-    var pendingError: EncodingError?
+    private(set) var pendingError: EncodingError?
+    /// Whether ``pendingError`` is set: a plain flag, because testing the optional error itself
+    /// goes through `EncodingError`'s value witnesses on every value.
+    private(set) var hasPendingError = false
 
-    /// A (model type, coding-key type) pair.
-    struct PlanCacheKey: Hashable {
-        let model: ObjectIdentifier
-        let keys: ObjectIdentifier
+    /// The size of ``planSlots`` and ``traitSlots``, a power of two.
+    static let typeSlotCount = 32
+
+    /// One entry of ``planSlots``; a `model` of 0 is empty.
+    struct PlanSlot {
+        var model: UInt = 0
+        var keys: UInt = 0
+        var plan: KeyPlan?
+    }
+
+    /// One entry of ``traitSlots``; a `type` of 0 is empty.
+    struct TraitSlot {
+        var type: UInt = 0
+        var traits: TypeTraits = []
+    }
+
+    /// Keeps the first error found where the encoder cannot throw.
+    func record(_ error: EncodingError) {
+        guard !hasPendingError else { return }
+        pendingError = error
+        hasPendingError = true
     }
 
     /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per call.

@@ -24,65 +24,63 @@
 extension EncodingTree {
     /// The key plan of a model type for a coding-key type, or `nil` when it has none.
     ///
-    /// Looked up when a keyed container is created, not per value: a one-entry cache serves the
-    /// elements of an array of one model, a per-call table serves alternating models, and
-    /// ``KeyPlan`` caches plans for the life of the process. A mapping that cannot be used is
-    /// recorded in ``pendingError`` (containers are created where `Encoder` cannot throw) and the
-    /// container writes default keys until the error is thrown.
+    /// Looked up when a keyed container is created, not per value: a per-call table serves the
+    /// models of the call, and ``KeyPlan`` caches plans for the life of the process. A mapping
+    /// that cannot be used is recorded in ``pendingError`` (containers are created where `Encoder`
+    /// cannot throw) and the container writes default keys until the error is thrown.
     @inline(__always)
     func plan<Key: CodingKey>(for model: Any.Type, keys: Key.Type, encoder: TreeEncoder) -> KeyPlan? {
-        let modelID = ObjectIdentifier(model)
-        let keysID = ObjectIdentifier(keys)
-        if let lastPlan, lastPlan.model == modelID, lastPlan.keys == keysID { return lastPlan.plan }
-        return planSlowPath(for: model, keys: keys, encoder: encoder)
+        let modelAddress = UInt(bitPattern: ObjectIdentifier(model))
+        let keysAddress = UInt(bitPattern: ObjectIdentifier(keys))
+        let slot = Self.slot(modelAddress, keysAddress)
+        if slot < planSlots.count, planSlots[slot].model == modelAddress, planSlots[slot].keys == keysAddress {
+            return planSlots[slot].plan
+        }
+        return planSlowPath(for: model, keys: keys, encoder: encoder, slot: slot)
     }
 
     @inline(never)
-    private func planSlowPath<Key: CodingKey>(for model: Any.Type, keys: Key.Type, encoder: TreeEncoder) -> KeyPlan? {
-        let cacheKey = PlanCacheKey(model: ObjectIdentifier(model), keys: ObjectIdentifier(keys))
+    private func planSlowPath<Key: CodingKey>(
+        for model: Any.Type, keys: Key.Type, encoder: TreeEncoder, slot: Int
+    ) -> KeyPlan? {
         let plan: KeyPlan?
-        if let cached = plans[cacheKey] {
-            plan = cached
-        } else {
-            do {
-                plan = try KeyPlan.plan(for: model, keys: keys)
-            } catch {
-                record(TreeEncoder.keyMappingError(error, type: model, codingPath: encoder.codingPath))
-                plan = nil
-            }
-            plans[cacheKey] = plan
+        do {
+            plan = try KeyPlan.plan(for: model, keys: keys)
+        } catch {
+            record(TreeEncoder.keyMappingError(error, type: model, codingPath: encoder.codingPath))
+            plan = nil
         }
-        lastPlan = (cacheKey.model, cacheKey.keys, plan)
+        if planSlots.isEmpty { planSlots = Array(repeating: PlanSlot(), count: Self.typeSlotCount) }
+        planSlots[slot] = PlanSlot(
+            model: UInt(bitPattern: ObjectIdentifier(model)), keys: UInt(bitPattern: ObjectIdentifier(keys)), plan: plan
+        )
         return plan
-    }
-
-    /// Keeps the first error found where the encoder cannot throw.
-    func record(_ error: EncodingError) {
-        if pendingError == nil { pendingError = error }
     }
 
     /// Whether a type is a `[String: Value]` dictionary or has hooks; looked up once per type and call.
     @inline(__always)
     func traits(of type: Any.Type) -> TypeTraits {
-        let typeID = ObjectIdentifier(type)
-        if let lastTraits, lastTraits.type == typeID { return lastTraits.traits }
-        return traitsSlowPath(of: type, typeID: typeID)
+        let address = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Self.slot(address, 0)
+        if slot < traitSlots.count, traitSlots[slot].type == address { return traitSlots[slot].traits }
+        return traitsSlowPath(of: type, slot: slot)
     }
 
     @inline(never)
-    private func traitsSlowPath(of type: Any.Type, typeID: ObjectIdentifier) -> TypeTraits {
-        let found: TypeTraits
-        if let cached = traits[typeID] {
-            found = cached
-        } else {
-            var computed: TypeTraits = []
-            if type is any EncodableStringKeyedDictionary.Type { computed.insert(.stringKeyedDictionary) }
-            if type is any EncodingHooks.Type { computed.insert(.hooks) }
-            traits[typeID] = computed
-            found = computed
-        }
-        lastTraits = (typeID, found)
-        return found
+    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TypeTraits {
+        var traits: TypeTraits = []
+        if type is any EncodableStringKeyedDictionary.Type { traits.insert(.stringKeyedDictionary) }
+        if type is any EncodingHooks.Type { traits.insert(.hooks) }
+        if traitSlots.isEmpty { traitSlots = Array(repeating: TraitSlot(), count: Self.typeSlotCount) }
+        traitSlots[slot] = TraitSlot(type: UInt(bitPattern: ObjectIdentifier(type)), traits: traits)
+        return traits
+    }
+
+    /// The table slot of a pair of type addresses. Metadata is at least 8-byte aligned, so the
+    /// low bits carry nothing.
+    @inline(__always)
+    private static func slot(_ first: UInt, _ second: UInt) -> Int {
+        Int(truncatingIfNeeded: (first >> 4) ^ (first >> 9) ^ (second >> 3)) & (typeSlotCount - 1)
     }
 }
 

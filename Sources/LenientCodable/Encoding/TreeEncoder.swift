@@ -118,7 +118,7 @@ final class TreeEncoder: Encoder {
                 try value.encode(to: encoder)
             }
         }
-        if let error = tree.pendingError { throw error }
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
         let isUnset = tree.nodes[Int(node)].kind == .unset
         if fillsEmpty && isUnset {
             tree.makeObject(node)
@@ -135,7 +135,7 @@ final class TreeEncoder: Encoder {
         currentType = valueType
         defer { currentType = savedType }
         try value.encode(to: self, configuration: configuration)
-        if let error = tree.pendingError { throw error }
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
         if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
             try applyEncodingHooksSlowPath(value)
         }
