@@ -153,6 +153,7 @@ extension LenientJSONDecoder {
         /// decoder takes Foundation's paths only.
         var forgivesValues: Bool {
             coercesNumbersFromStrings || coercesNumbersFromBooleans || truncatesFractionsToIntegers || coercesBooleans
+                || decodesDatesWithFormatList
                 || coercesStrings || coercesEnums || wrapsSingleValuesInArrays || parsesJSONInStrings
                 || treatsNullLikeStringsAsNull || defaultsMissingValues || defaultsNullValues || defaultsInvalidValues
                 || dropsInvalidElements

@@ -38,33 +38,8 @@ public protocol CaseFallback: RawRepresentable {
     static var fallbackCase: Self { get }
 }
 
-/// The defaults of the standard types, for the decoder's lookups by metatype.
-protocol BuiltInDefault {
-    static var builtInDefault: Self { get }
-}
-
-extension String: BuiltInDefault { static var builtInDefault: String { "" } }
-extension Bool: BuiltInDefault { static var builtInDefault: Bool { false } }
-extension Int: BuiltInDefault { static var builtInDefault: Int { 0 } }
-extension Int8: BuiltInDefault { static var builtInDefault: Int8 { 0 } }
-extension Int16: BuiltInDefault { static var builtInDefault: Int16 { 0 } }
-extension Int32: BuiltInDefault { static var builtInDefault: Int32 { 0 } }
-extension Int64: BuiltInDefault { static var builtInDefault: Int64 { 0 } }
-extension UInt: BuiltInDefault { static var builtInDefault: UInt { 0 } }
-extension UInt8: BuiltInDefault { static var builtInDefault: UInt8 { 0 } }
-extension UInt16: BuiltInDefault { static var builtInDefault: UInt16 { 0 } }
-extension UInt32: BuiltInDefault { static var builtInDefault: UInt32 { 0 } }
-extension UInt64: BuiltInDefault { static var builtInDefault: UInt64 { 0 } }
-extension Double: BuiltInDefault { static var builtInDefault: Double { 0 } }
-extension Float: BuiltInDefault { static var builtInDefault: Float { 0 } }
-extension Array: BuiltInDefault { static var builtInDefault: [Element] { [] } }
-extension ContiguousArray: BuiltInDefault { static var builtInDefault: ContiguousArray<Element> { [] } }
-extension Set: BuiltInDefault { static var builtInDefault: Set<Element> { [] } }
-extension Dictionary: BuiltInDefault { static var builtInDefault: [Key: Value] { [:] } }
-
-/// The default of a type: its ``DefaultValue`` conformance first, then the built-in ones.
+/// The default of a type, from its ``DefaultValue`` conformance (the standard types conform
+/// in `DefaultValue+StandardTypes.swift`).
 func defaultValue<T>(of type: T.Type) -> T? {
-    if let custom = type as? any DefaultValue.Type { return custom.defaultValue as? T }
-    if let builtIn = type as? any BuiltInDefault.Type { return builtIn.builtInDefault as? T }
-    return nil
+    (type as? any DefaultValue.Type)?.defaultValue as? T
 }

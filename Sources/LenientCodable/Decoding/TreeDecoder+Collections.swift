@@ -30,11 +30,20 @@ extension TreeDecoder {
                 body(try unwrap(Element.self, at: child, path: elementPath))
             } catch  where options.dropsInvalidElements {
                 rollbackReport(to: mark)
-                record(
-                    .droppedElement, path: elementPath, found: child, "Dropped element: \(TreeDecoder.reason(error)).")
+                recordDropped(error, path: elementPath, found: child)
             }
             child = tree.next(after: child)
             position += 1
+        }
+    }
+
+    /// Records an element left out of a collection: `.rejected` when its hook refused it,
+    /// `.droppedElement` otherwise.
+    func recordDropped(_ error: any Error, path: CodingPathNode, found index: Int) {
+        if TreeDecoder.isRejection(error, at: path) {
+            record(.rejected, path: path, found: index, "Left out the element: \(TreeDecoder.reason(error)).")
+        } else {
+            record(.droppedElement, path: path, found: index, "Dropped element: \(TreeDecoder.reason(error)).")
         }
     }
 

@@ -208,14 +208,16 @@ extension TreeDecoder {
                 throw keyNotFound(key)
             }
             let path = codingPathNode.appending(key)
-            if options.defaultsNullValues, decoder.isNullish(at: index, for: T.self),
-                let value = defaultValue(of: T.self)
-            {
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
-                )
-                return value
+            if decoder.isNullish(at: index, for: T.self) {
+                if options.defaultsNullValues, let value = defaultValue(of: T.self) {
+                    decoder.record(
+                        .defaulted, path: path, found: index,
+                        "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
+                    )
+                    return value
+                }
+                // Null is not an invalid value: only `defaultsNullValues` forgives it.
+                return try body(decoder, index, path)
             }
             let mark = decoder.reportMark
             do {
@@ -252,6 +254,10 @@ extension TreeDecoder {
                 return try body(decoder, index, path)
             } catch  where decoder.options.defaultsInvalidValues {
                 decoder.rollbackReport(to: mark)
+                if TreeDecoder.isRejection(error, at: path) {
+                    decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
+                    return nil
+                }
                 decoder.record(
                     .defaulted, path: path, found: index,
                     "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used nil."

@@ -31,9 +31,7 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
                     result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: valuePath)
                 } catch  where decoder.options.dropsInvalidElements {
                     decoder.rollbackReport(to: mark)
-                    decoder.record(
-                        .droppedElement, path: valuePath, found: valueIndex,
-                        "Dropped element: \(TreeDecoder.reason(error)).")
+                    decoder.recordDropped(error, path: valuePath, found: valueIndex)
                 }
             }
             keyIndex = tree.next(after: valueIndex)
@@ -57,11 +55,22 @@ extension TreeDecoder {
     {
         if let value = try unwrapStandardType(type, at: index, path: path) { return value }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
+        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    /// Decodes a type through its `init(from:)`, with its hooks when it has any.
+    @inline(__always)
+    private func decodeModel<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws
+        -> T
+    {
+        if traits(of: T.self).needsRawJSON {
+            return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent)
+        }
         return try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
     }
 
     @inline(__always)
-    private func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+    func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
         throws -> T
     {
         if isCurrent {
@@ -79,7 +88,7 @@ extension TreeDecoder {
     ) throws -> T {
         let mark = reportMark
         do {
-            let value = try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
+            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent)
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
@@ -130,7 +139,9 @@ extension TreeDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         let node = tree[index]
-        if node.kind == .null {
+        // Foundation reports null as a missing value for every type but Bool, whose unwrapping
+        // checks only for `true` and `false`.
+        if node.kind == .null && type != Bool.self {
             return DecodingError.valueNotFound(
                 type,
                 .init(

@@ -25,6 +25,9 @@ final class TreeDecoder: Decoder {
     let isLenient: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     var readKeys: Set<Int>?
+    /// The traits of the types met so far in this decode, and the last one looked up.
+    var traitsTable: [ObjectIdentifier: TypeTraits] = [:]
+    var lastTraits: (id: ObjectIdentifier, traits: TypeTraits)?
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
 

@@ -52,12 +52,12 @@ struct TypedModelDifferentialTests {
 // MARK: - twitter.json
 
 extension TypedModelDifferentialTests {
-    fileprivate struct Twitter: Decodable, Equatable {
+    struct Twitter: Decodable, Equatable {
         var statuses: [Status]
         var searchMetadata: SearchMetadata
     }
 
-    fileprivate struct Status: Decodable, Equatable {
+    struct Status: Decodable, Equatable {
         var metadata: [String: String]
         var createdAt: String
         var id: UInt64
@@ -76,7 +76,7 @@ extension TypedModelDifferentialTests {
         var lang: String
     }
 
-    fileprivate struct User: Decodable, Equatable {
+    struct User: Decodable, Equatable {
         var id: Int64
         var name: String
         var screenName: String
@@ -90,31 +90,31 @@ extension TypedModelDifferentialTests {
         var entities: [String: [String: [Url]]]
     }
 
-    fileprivate struct Entities: Decodable, Equatable {
+    struct Entities: Decodable, Equatable {
         var hashtags: [Hashtag]
         var urls: [Url]
         var userMentions: [Mention]
     }
 
-    fileprivate struct Hashtag: Decodable, Equatable {
+    struct Hashtag: Decodable, Equatable {
         var text: String
         var indices: [UInt8]
     }
 
-    fileprivate struct Url: Decodable, Equatable {
+    struct Url: Decodable, Equatable {
         var url: String
         var expandedUrl: String?
         var indices: [Int16]
     }
 
-    fileprivate struct Mention: Decodable, Equatable {
+    struct Mention: Decodable, Equatable {
         var screenName: String
         var id: Int64
         var idStr: String
         var indices: [UInt16]
     }
 
-    fileprivate struct SearchMetadata: Decodable, Equatable {
+    struct SearchMetadata: Decodable, Equatable {
         var completedIn: Float
         var maxId: UInt64
         var maxIdStr: String
@@ -127,7 +127,7 @@ extension TypedModelDifferentialTests {
 // MARK: - citm_catalog.json
 
 extension TypedModelDifferentialTests {
-    fileprivate struct CitmCatalog: Decodable, Equatable {
+    struct CitmCatalog: Decodable, Equatable {
         var areaNames: [Int: String]
         var audienceSubCategoryNames: [String: String]
         var blockNames: [String: String]
@@ -139,7 +139,7 @@ extension TypedModelDifferentialTests {
         var venueNames: [String: String]
     }
 
-    fileprivate struct Event: Decodable, Equatable {
+    struct Event: Decodable, Equatable {
         var description: String?
         var id: Int
         var logo: String?
@@ -150,7 +150,7 @@ extension TypedModelDifferentialTests {
         var topicIds: [UInt32]
     }
 
-    fileprivate struct Performance: Decodable, Equatable {
+    struct Performance: Decodable, Equatable {
         var eventId: Int
         var id: Int
         var logo: String?
@@ -162,18 +162,18 @@ extension TypedModelDifferentialTests {
         var venueCode: String
     }
 
-    fileprivate struct Price: Decodable, Equatable {
+    struct Price: Decodable, Equatable {
         var amount: Decimal
         var audienceSubCategoryId: Int64
         var seatCategoryId: UInt64
     }
 
-    fileprivate struct SeatCategory: Decodable, Equatable {
+    struct SeatCategory: Decodable, Equatable {
         var areas: [Area]
         var seatCategoryId: Int
     }
 
-    fileprivate struct Area: Decodable, Equatable {
+    struct Area: Decodable, Equatable {
         var areaId: Int
         var blockIds: [Int]
     }
@@ -182,7 +182,7 @@ extension TypedModelDifferentialTests {
 // MARK: - canada.json
 
 extension TypedModelDifferentialTests {
-    fileprivate struct Canada<Scalar: Decodable & Equatable>: Decodable, Equatable {
+    struct Canada<Scalar: Decodable & Equatable>: Decodable, Equatable {
         var type: String
         var features: [Feature]
 

@@ -8,7 +8,12 @@ import Testing
 /// Decoder settings applied alike to Foundation's `JSONDecoder` and to a `LenientJSONDecoder`.
 struct DecoderConfiguration: Sendable {
     var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
-    var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate
+    /// Assigned to the lenient decoder only once set here: a `LenientJSONDecoder` whose strategy was never assigned
+    /// reads dates with its format list in `.lenient`.
+    var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate {
+        didSet { setsDateDecodingStrategy = true }
+    }
+    private(set) var setsDateDecodingStrategy = false
     var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64
     var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
 
@@ -26,7 +31,7 @@ struct DecoderConfiguration: Sendable {
     func lenientDecoder(_ options: LenientJSONDecoder.Options) -> LenientJSONDecoder {
         let decoder = LenientJSONDecoder(options: options)
         decoder.keyDecodingStrategy = keyDecodingStrategy
-        decoder.dateDecodingStrategy = dateDecodingStrategy
+        if setsDateDecodingStrategy { decoder.dateDecodingStrategy = dateDecodingStrategy }
         decoder.dataDecodingStrategy = dataDecodingStrategy
         decoder.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
         return decoder

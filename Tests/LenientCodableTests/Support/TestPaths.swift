@@ -26,6 +26,12 @@ enum TestPaths {
         .appendingPathComponent("JSONTestSuite")
         .appendingPathComponent("test_parsing")
 
+    /// `Fixtures/Messy/`: a messy feed response and its cleaned twin.
+    static let messyDirectory =
+        testsDirectory
+        .appendingPathComponent("Fixtures")
+        .appendingPathComponent("Messy")
+
     /// The folder that holds the benchmark corpus (`twitter.json`, `citm_catalog.json`, `canada.json`): the repository's
     /// `Benchmarks/Corpus/` when it is there, else the shared copy beside the repository, else `nil`.
     static let corpusDirectory: URL? = {

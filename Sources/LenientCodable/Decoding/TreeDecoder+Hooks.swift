@@ -1,0 +1,127 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// What the decoder needs to know about a model type before decoding it, found once per type
+/// and decode.
+struct TypeTraits {
+    var hasHooks: Bool
+    var isPolymorphic: Bool
+
+    var needsRawJSON: Bool { hasHooks || isPolymorphic }
+}
+
+extension TreeDecoder {
+    /// The first words of the message of a rejection, which tells rejections from other failures.
+    static let rejectionPrefix = "Rejected by "
+
+    /// The traits of a type, from a one-entry cache, then a per-decode table.
+    @inline(__always)
+    func traits(of type: Any.Type) -> TypeTraits {
+        let id = ObjectIdentifier(type)
+        if let lastTraits, lastTraits.id == id { return lastTraits.traits }
+        return traitsSlowPath(of: type, id: id)
+    }
+
+    private func traitsSlowPath(of type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
+        let traits =
+            traitsTable[id]
+            ?? TypeTraits(
+                hasHooks: type is any DecodingHooks.Type, isPolymorphic: type is any PolymorphicDecodable.Type)
+        traitsTable[id] = traits
+        lastTraits = (id, traits)
+        return traits
+    }
+
+    /// Decodes a type that has hooks or chooses its concrete type: builds the value's raw JSON,
+    /// lets the type pick a subtype, rewrite the JSON, and check the result.
+    func unwrapWithHooks<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
+    {
+        let json = tree.value(at: index)
+        if let polymorphic = T.self as? any PolymorphicDecodable.Type, let chosen = polymorphic.decodingType(for: json),
+            chosen != T.self
+        {
+            return try decodeChosenType(chosen, as: T.self, at: index, path: path)
+        }
+        guard let hooked = T.self as? any DecodingHooks.Type else {
+            return try decodeWithInit(T.self, at: index, path: path, isCurrent: isCurrent)
+        }
+        let rewritten: JSONValue
+        do {
+            rewritten = try hooked.willDecode(json)
+        } catch {
+            throw rejection(of: T.self, by: "willDecode", error: error, path: path)
+        }
+        var value: T
+        if rewritten == json {
+            value = try decodeWithInit(T.self, at: index, path: path, isCurrent: isCurrent)
+        } else {
+            value = try decodeRewritten(T.self, from: rewritten, path: path)
+        }
+        guard var hookedValue = value as? any DecodingHooks else { return value }
+        do {
+            try hookedValue.didDecode(from: rewritten)
+        } catch {
+            throw rejection(of: T.self, by: "didDecode(from:)", error: error, path: path)
+        }
+        if let completed = hookedValue as? T { value = completed }
+        return value
+    }
+
+    /// Decodes the type that `decodingType(for:)` chose, which must be a subtype of the requested one.
+    private func decodeChosenType<T>(
+        _ chosen: any Decodable.Type, as requested: T.Type, at index: Int, path: CodingPathNode
+    ) throws -> T {
+        guard chosen is T.Type else {
+            throw DecodingError.typeMismatch(
+                T.self,
+                .init(
+                    codingPath: path.path,
+                    debugDescription: "decodingType(for:) of \(T.self) returned \(chosen), which is not a \(T.self)."))
+        }
+        func decode<Chosen: Decodable>(_ type: Chosen.Type) throws -> Any {
+            try unwrap(Chosen.self, at: index, path: path)
+        }
+        guard let value = try decode(chosen) as? T else {
+            throw DecodingError.typeMismatch(
+                T.self, .init(codingPath: path.path, debugDescription: "A \(chosen) could not be used as a \(T.self)."))
+        }
+        return value
+    }
+
+    /// Decodes a value from the JSON its `willDecode` returned, through a tree of its own.
+    private func decodeRewritten<T: Decodable>(_ type: T.Type, from json: JSONValue, path: CodingPathNode) throws -> T {
+        let bytes = JSONValueWriter.compactUTF8(json)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            let rewrittenTree: JSONTree
+            do {
+                rewrittenTree = try JSONParser.parse(buffer, options: JSONParser.Options())
+            } catch {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: path.path,
+                        debugDescription: "willDecode of \(T.self) returned JSON that cannot be read.",
+                        underlyingError: error))
+            }
+            let inner = TreeDecoder(tree: rewrittenTree, settings: settings, codingPathNode: path, userInfo: userInfo)
+            inner.report = report
+            return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+        }
+    }
+
+    @inline(never)
+    private func rejection(of type: Any.Type, by hook: String, error: any Error, path: CodingPathNode) -> DecodingError
+    {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: path.path, debugDescription: "\(TreeDecoder.rejectionPrefix)\(type).\(hook): \(error)",
+                underlyingError: error))
+    }
+
+    /// Whether an error is a hook's rejection of the value at `path` itself.
+    static func isRejection(_ error: any Error, at path: CodingPathNode) -> Bool {
+        guard case DecodingError.dataCorrupted(let context) = error,
+            context.debugDescription.hasPrefix(rejectionPrefix)
+        else { return false }
+        return context.codingPath.count == path.depth
+    }
+}

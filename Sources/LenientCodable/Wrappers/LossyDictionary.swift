@@ -1,0 +1,129 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// A dictionary property that leaves out the entries that fail to decode.
+///
+/// Under any decoder — Foundation's `JSONDecoder` and `PropertyListDecoder` included — each
+/// value of the object is decoded on its own, and the entries whose value throws, or whose key
+/// is not a `Key`, are skipped. A missing key or `null` is the empty dictionary.
+///
+/// The keys are any type that Swift's `Dictionary` writes as object keys: `String`, `Int`, or
+/// a type of yours that conforms to `CodingKeyRepresentable`.
+///
+/// ```swift
+/// struct Prices: Codable {
+///     @LossyDictionary var byCurrency: [String: Double]
+///     @LossyDictionary var byYear: [Int: Double]
+/// }
+///
+/// let json = #"{"byCurrency":{"EUR":9.5,"USD":"n/a"},"byYear":{"2025":1.5,"soon":2}}"#
+/// let prices = try JSONDecoder().decode(Prices.self, from: Data(json.utf8))
+/// // prices.byCurrency == ["EUR": 9.5], prices.byYear == [2025: 1.5]
+/// ```
+///
+/// The values are decoded as they are, with no coercion: wrap them (`[String: Coerced<Double>]`)
+/// or decode with ``LenientJSONDecoder`` to forgive their form too. The property encodes as a plain
+/// dictionary.
+@propertyWrapper
+public struct LossyDictionary<Key: Hashable & CodingKeyRepresentable, Value> {
+    /// The entries that decoded.
+    public var wrappedValue: [Key: Value]
+
+    /// Wraps a dictionary, as a property declaration with an initial value does.
+    ///
+    /// ```swift
+    /// let prices = LossyDictionary(wrappedValue: ["EUR": 9.5])
+    /// ```
+    ///
+    /// - Parameter wrappedValue: The entries.
+    public init(wrappedValue: [Key: Value]) {
+        self.wrappedValue = wrappedValue
+    }
+}
+
+extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
+    /// Decodes the entries of an object, leaving out those that fail.
+    ///
+    /// ```swift
+    /// let counts = try JSONDecoder().decode(LossyDictionary<String, Int>.self, from: Data(#"{"a":1,"b":"x"}"#.utf8))
+    /// // counts.wrappedValue == ["a": 1]
+    /// ```
+    ///
+    /// - Parameter decoder: The decoder pointing at the object.
+    /// - Throws: `DecodingError.typeMismatch` when the value is neither an object nor `null`.
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+            wrappedValue = [:]
+            return
+        }
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        var entries: [Key: Value] = [:]
+        entries.reserveCapacity(container.allKeys.count)
+        for codingKey in container.allKeys {
+            // Give the key its integer too, as Dictionary's own decoding does, so Int keys convert.
+            var keyWithInteger = codingKey
+            keyWithInteger.intValue = Int(codingKey.stringValue)
+            guard let key = Key(codingKey: keyWithInteger),
+                let attempt = try? container.decode(DecodingAttempt<Value>.self, forKey: codingKey),
+                let value = attempt.value
+            else { continue }
+            entries[key] = value
+        }
+        wrappedValue = entries
+    }
+}
+
+extension LossyDictionary: Encodable where Key: Encodable, Value: Encodable {
+    /// Writes the plain dictionary, with no nesting for the wrapper.
+    ///
+    /// ```swift
+    /// struct Prices: Codable { @LossyDictionary var byCurrency: [String: Double] }
+    /// try JSONEncoder().encode(Prices(byCurrency: ["EUR": 9.5]))  // {"byCurrency":{"EUR":9.5}}
+    /// ```
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error for a value.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension LossyDictionary: Equatable where Value: Equatable {}
+extension LossyDictionary: Hashable where Value: Hashable {}
+extension LossyDictionary: Sendable where Key: Sendable, Value: Sendable {}
+
+extension LossyDictionary: DefaultValue {
+    /// The empty dictionary, so that ``Defaulted`` and ``LenientJSONDecoder``'s defaults work
+    /// through the wrapper.
+    ///
+    /// ```swift
+    /// let empty = LossyDictionary<String, Int>.defaultValue.wrappedValue  // [:]
+    /// ```
+    public static var defaultValue: LossyDictionary<Key, Value> { LossyDictionary(wrappedValue: [:]) }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a ``LossyDictionary`` property, taking the empty dictionary when the key is missing.
+    ///
+    /// The compiler's code for `Decodable` calls `decode(_:forKey:)`, which would throw
+    /// `keyNotFound`; this overload is more specific, so the compiler picks it:
+    ///
+    /// ```swift
+    /// struct Prices: Decodable {
+    ///     @LossyDictionary var byCurrency: [String: Double]
+    /// }
+    /// try JSONDecoder().decode(Prices.self, from: Data("{}".utf8)).byCurrency  // [:]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The wrapper type.
+    ///   - key: The property's key.
+    /// - Returns: The wrapper, holding the entries that decoded.
+    /// - Throws: `DecodingError.typeMismatch` when the value is neither an object nor `null`.
+    public func decode<DictionaryKey: Decodable, Value: Decodable>(
+        _ type: LossyDictionary<DictionaryKey, Value>.Type, forKey key: Key
+    ) throws -> LossyDictionary<DictionaryKey, Value> {
+        try decodeIfPresent(type, forKey: key) ?? LossyDictionary(wrappedValue: [:])
+    }
+}

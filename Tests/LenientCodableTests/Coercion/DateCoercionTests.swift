@@ -1,0 +1,122 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// The date row of DESIGN.md's coercion table. With `dateDecodingStrategy` left at its default, `.lenient` reads every
+/// form of `DateFormat.standardList` without reporting it (a date in a listed form is not forgiven); a strategy the
+/// user sets is honoured exactly, in `.lenient` too.
+@Suite struct DateCoercionTests {
+    /// 2026-11-20T09:30:00Z, a Friday.
+    static let seconds: TimeInterval = 1_795_167_000
+    static let moment = Date(timeIntervalSince1970: seconds)
+    /// 2026-11-20T00:00:00Z.
+    static let midnight = Date(timeIntervalSince1970: 1_795_132_800)
+
+    static let formatListCases: [CoercionCase] = [
+        CoercionCase(Date.self, #""2026-11-20T09:30:00Z""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026-11-20T09:30:00.250Z""#, .clean(Date(timeIntervalSince1970: seconds + 0.25))),
+        CoercionCase(Date.self, #""2026-11-20T10:30:00+0100""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026-11-20T09:30:00+0000""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026-11-20T09:30:00+00:00""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026-11-20T04:30:00-05:00""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026-11-20T09:30:00""#, .clean(moment), note: "no offset is UTC"),
+        CoercionCase(Date.self, #""2026-11-20 09:30:00""#, .clean(moment)),
+        CoercionCase(Date.self, "1795167000", .clean(moment), note: "Unix seconds, not since 2001"),
+        CoercionCase(Date.self, "1795167000000", .clean(moment), note: "Unix milliseconds"),
+        CoercionCase(Date.self, "1795167000.5", .clean(Date(timeIntervalSince1970: seconds + 0.5))),
+        CoercionCase(Date.self, #""1795167000""#, .clean(moment), note: "seconds in a string"),
+        CoercionCase(Date.self, #""1795167000000""#, .clean(moment), note: "milliseconds in a string"),
+        CoercionCase(Date.self, "99999999999", .clean(Date(timeIntervalSince1970: 99_999_999_999)), note: "below 1e11"),
+        CoercionCase(Date.self, "100000000000", .clean(Date(timeIntervalSince1970: 100_000_000)), note: "1e11 is ms"),
+        CoercionCase(Date.self, #""2026-11-20""#, .clean(midnight)),
+        CoercionCase(Date.self, #""2026/11/20 09:30:00""#, .clean(moment)),
+        CoercionCase(Date.self, #""2026/11/20""#, .clean(midnight)),
+        CoercionCase(Date.self, #""Fri Nov 20 09:30:00 +0000 2026""#, .clean(moment), note: "Twitter"),
+        CoercionCase(Date.self, #""Fri Nov 20 10:30:00 +0100 2026""#, .clean(moment), note: "Twitter"),
+        CoercionCase(Date.self, #""Fri, 20 Nov 2026 09:30:00 GMT""#, .clean(moment), note: "RFC 1123"),
+        CoercionCase(Date.self, #""yesterday""#, .fails, note: "Date has no default"),
+        CoercionCase(Date.self, #""2026-13-40""#, .fails),
+        CoercionCase(Date.self, "true", .fails),
+        CoercionCase(Date.self, nil, .fails),
+        CoercionCase(Date?.self, #""yesterday""#, .forgiven(nil, .defaulted)),
+        CoercionCase(Date?.self, "null", .clean(nil)),
+        CoercionCase(Date?.self, nil, .clean(nil)),
+        CoercionCase(Date?.self, #""2026-11-20""#, .clean(midnight)),
+    ]
+
+    @Test(arguments: formatListCases)
+    func formatList(_ testCase: CoercionCase) {
+        testCase.check()
+    }
+
+    static let setStrategiesCases: [CoercionCase] = {
+        var seconds = DecoderConfiguration()
+        seconds.dateDecodingStrategy = .secondsSince1970
+        var milliseconds = DecoderConfiguration()
+        milliseconds.dateDecodingStrategy = .millisecondsSince1970
+        var iso = DecoderConfiguration()
+        iso.dateDecodingStrategy = .iso8601
+        var formatted = DecoderConfiguration()
+        formatted.dateDecodingStrategy = .formatted(Self.dayMonthYear)
+        return [
+            CoercionCase(Date.self, "1795167000", .clean(moment), configuration: seconds, note: "secondsSince1970"),
+            CoercionCase(
+                Date.self, "1795167000000", .clean(Date(timeIntervalSince1970: 1_795_167_000_000)),
+                configuration: seconds, note: "secondsSince1970 is exact: no millisecond guess"),
+            CoercionCase(
+                Date.self, "1795167000", .clean(Date(timeIntervalSince1970: 1_795_167)), configuration: milliseconds,
+                note: "millisecondsSince1970 is exact: no second guess"),
+            CoercionCase(Date.self, #""2026-11-20T09:30:00Z""#, .clean(moment), configuration: iso, note: "iso8601"),
+            CoercionCase(Date.self, "1795167000", .fails, configuration: iso, note: "iso8601 set: no Unix time"),
+            CoercionCase(Date.self, #""2026-11-20""#, .fails, configuration: iso, note: "iso8601 set: no pattern"),
+            CoercionCase(
+                Date?.self, "1795167000", .forgiven(nil, .defaulted), configuration: iso,
+                note: "iso8601 set, optional"),
+            CoercionCase(Date.self, #""20.11.2026""#, .clean(midnight), configuration: formatted, note: "formatted"),
+            CoercionCase(
+                Date.self, #""2026-11-20T09:30:00Z""#, .fails, configuration: formatted, note: "formatted set: no ISO"),
+        ]
+    }()
+
+    @Test(arguments: setStrategiesCases)
+    func setStrategyIsHonouredExactly(_ testCase: CoercionCase) {
+        testCase.check()
+    }
+
+    /// `.deferredToDate` reads seconds since 2001, as Foundation's `Date.init(from:)` does; in `.lenient` it is the
+    /// format list only while the strategy was never set — the same number, another date.
+    @Test func formatListIsNotSecondsSince2001() throws {
+        let json = #"{"value":0}"#
+        let lenient = try LenientJSONDecoder().decode(Box<Date>.self, from: json)
+        let foundation = try JSONDecoder().decode(Box<Date>.self, from: Data(json.utf8))
+        #expect(lenient.value == Date(timeIntervalSince1970: 0))
+        #expect(foundation.value == Date(timeIntervalSinceReferenceDate: 0))
+    }
+
+    /// A custom list replaces the standard one, and is tried in order.
+    @Test func customFormatListIsTriedInOrder() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.dateFormats = [.pattern("dd.MM.yyyy"), .unixTime]
+        let decoder = LenientJSONDecoder(options: options)
+        let (box, report) = try decoder.decodeWithReport(
+            Box<[Date]>.self, from: #"{"value":["20.11.2026",1795167000]}"#)
+        #expect(box.value == [Self.midnight, Self.moment])
+        #expect(report.isEmpty, "\(report)")
+
+        let (dropped, droppedReport) = try decoder.decodeWithReport(
+            Box<[Date]>.self, from: #"{"value":["2026-11-20T09:30:00Z","20.11.2026"]}"#)
+        #expect(dropped.value == [Self.midnight], "ISO 8601 is not in this list")
+        #expect(droppedReport.issues.map(IssueSummary.init) == [IssueSummary(.droppedElement, "value[0]")])
+    }
+
+    private static let dayMonthYear: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "dd.MM.yyyy"
+        return formatter
+    }()
+}

@@ -1,0 +1,177 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+@Suite struct DecodingHooksTests {
+    enum ValidationError: Error, Equatable {
+        case missingTimestamp
+    }
+
+    struct User: Decodable, DecodingHooks, Equatable {
+        var name: String
+        var createdAt: Date?
+
+        private enum CodingKeys: String, CodingKey { case name }
+
+        mutating func didDecode(from json: JSONValue) throws {
+            guard let timestamp = json["timestamp"]?.doubleValue else { throw ValidationError.missingTimestamp }
+            createdAt = Date(timeIntervalSince1970: timestamp)
+        }
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func didDecodeDerivesAField(options: LenientJSONDecoder.Options) throws {
+        let user = try LenientJSONDecoder(options: options).decode(
+            User.self, from: #"{"name":"ada","timestamp":1445534567}"#)
+        #expect(user == User(name: "ada", createdAt: Date(timeIntervalSince1970: 1_445_534_567)))
+    }
+
+    @Test func strictRejectionIsThrownWithPathAndHookError() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(.strict).decode([String: User].self, from: #"{"a":{"name":"ada"}}"#)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["a"])
+        #expect(context.underlyingError as? ValidationError == .missingTimestamp)
+    }
+
+    @Test func topLevelRejectionIsThrownInLenientToo() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(User.self, from: #"{"name":"ada"}"#)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.isEmpty)
+        #expect(context.underlyingError as? ValidationError == .missingTimestamp)
+    }
+
+    @Test func rejectedElementsAreLeftOutAndReportedInLenient() throws {
+        let json = #"[{"name":"a","timestamp":1},{"name":"b"},{"name":"c","timestamp":3}]"#
+        let (users, report) = try LenientJSONDecoder().decodeWithReport([User].self, from: json)
+        #expect(users.map(\.name) == ["a", "c"])
+        #expect(report.issues.map(\.kind) == [.rejected])
+        #expect(report.issues.map(\.path) == ["[1]"])
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode([User].self, from: json) }
+    }
+
+    @Test func rejectedOptionalBecomesNilInLenient() throws {
+        struct Session: Decodable {
+            var user: User?
+        }
+        let (session, report) = try LenientJSONDecoder().decodeWithReport(Session.self, from: #"{"user":{"name":"x"}}"#)
+        #expect(session.user == nil)
+        #expect(report.issues.map(\.kind) == [.rejected])
+        #expect(report.issues.map(\.path) == ["user"])
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(.strict).decode(Session.self, from: #"{"user":{"name":"x"}}"#)
+        }
+    }
+
+    struct Enveloped: Decodable, DecodingHooks, Equatable {
+        var id: Int
+        var title: String
+
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            var payload = json["data"] ?? json
+            if payload["title"] == nil, let first = payload["first"]?.stringValue,
+                let last = payload["last"]?.stringValue
+            {
+                payload["title"] = .string(first + " " + last)
+            }
+            return payload
+        }
+    }
+
+    @Test func willDecodeUnwrapsEnvelopesAndFillsFields() throws {
+        let decoder = LenientJSONDecoder(.strict)
+        #expect(
+            try decoder.decode(Enveloped.self, from: #"{"data":{"id":1,"title":"t"}}"#) == Enveloped(id: 1, title: "t"))
+        #expect(
+            try decoder.decode(Enveloped.self, from: #"{"id":2,"first":"a","last":"b"}"#)
+                == Enveloped(id: 2, title: "a b"))
+        let nested = try decoder.decode([Enveloped].self, from: #"[{"data":{"id":3,"title":"x"}}]"#)
+        #expect(nested == [Enveloped(id: 3, title: "x")])
+    }
+
+    @Test func foundationDoesNotCallHooks() throws {
+        let user = try JSONDecoder().decode(User.self, from: Data(#"{"name":"ada"}"#.utf8))
+        #expect(user.createdAt == nil)
+    }
+
+    class BaseUser: Decodable, PolymorphicDecodable {
+        var id: Int
+        class func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
+            if json["localName"] != nil { return LocalUser.self }
+            if json["remoteName"] != nil { return RemoteUser.self }
+            return nil
+        }
+    }
+
+    final class LocalUser: BaseUser {
+        var localName: String
+        private enum CodingKeys: String, CodingKey { case localName }
+        required init(from decoder: any Decoder) throws {
+            localName = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .localName)
+            try super.init(from: decoder)
+        }
+    }
+
+    final class RemoteUser: BaseUser {
+        var remoteName: String
+        private enum CodingKeys: String, CodingKey { case remoteName }
+        required init(from decoder: any Decoder) throws {
+            remoteName = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .remoteName)
+            try super.init(from: decoder)
+        }
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func polymorphicElementsInAnArray(options: LenientJSONDecoder.Options) throws {
+        let json = #"[{"id":1,"localName":"l"},{"id":2,"remoteName":"r"},{"id":3}]"#
+        let users = try LenientJSONDecoder(options: options).decode([BaseUser].self, from: json)
+        #expect(users.count == 3)
+        #expect((users[0] as? LocalUser)?.localName == "l")
+        #expect((users[1] as? RemoteUser)?.remoteName == "r")
+        #expect(type(of: users[2]) == BaseUser.self)
+        #expect(users.map(\.id) == [1, 2, 3])
+    }
+
+    @Test func polymorphicPropertiesDictionaryValuesAndTopLevel() throws {
+        struct Team: Decodable {
+            var owner: BaseUser
+            var byName: [String: BaseUser]
+        }
+        let decoder = LenientJSONDecoder(.strict)
+        let team = try decoder.decode(
+            Team.self, from: #"{"owner":{"id":1,"remoteName":"r"},"byName":{"x":{"id":2,"localName":"l"}}}"#)
+        #expect(team.owner is RemoteUser)
+        #expect(team.byName["x"] is LocalUser)
+        #expect(try decoder.decode(BaseUser.self, from: #"{"id":5,"localName":"z"}"#) is LocalUser)
+    }
+
+    class Shape: Decodable, PolymorphicDecodable {
+        class func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
+            json["wrong"] != nil ? String.self : nil
+        }
+    }
+
+    @Test func aTypeThatIsNotASubtypeIsAClearError() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(.strict).decode(Shape.self, from: #"{"wrong":1}"#)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("Expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(context.debugDescription.contains("Shape"))
+        #expect(context.debugDescription.contains("String"))
+    }
+}

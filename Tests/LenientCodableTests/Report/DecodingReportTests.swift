@@ -1,0 +1,190 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// The report: one issue per forgiven value, with its path (`books[2].page`, `[1]`), kind and a message naming what was
+/// found and what it became; nothing for clean input.
+@Suite struct DecodingReportTests {
+    struct Library: Codable, Equatable {
+        var name: String
+        var books: [Book]
+    }
+
+    struct Book: Codable, Equatable {
+        var title: String
+        var page: Int
+    }
+
+    @Test func pathsNameKeysAndIndices() throws {
+        let json = #"""
+            {"name":"City","books":[
+              {"title":"A","page":1},
+              {"title":"B","page":2},
+              {"title":"C","page":"3"},
+              {"title":4,"page":4}]}
+            """#
+        let (library, report) = try LenientJSONDecoder().decodeWithReport(Library.self, from: json)
+        #expect(library.books.map(\.page) == [1, 2, 3, 4])
+        #expect(library.books.map(\.title) == ["A", "B", "C", "4"])
+        #expect(
+            report.issues.map(IssueSummary.init) == [
+                IssueSummary(.coerced, "books[2].page"), IssueSummary(.coerced, "books[3].title"),
+            ], "\(report)")
+        let issue = try #require(report.issues.first)
+        #expect(issue.message.contains(#""3""#) && issue.message.contains("Int"), "\(issue.message)")
+        #expect(issue.found == .string("3"))
+        #expect(report.issues(ofKind: .coerced).count == 2)
+        #expect(report.issues(ofKind: .defaulted).isEmpty)
+    }
+
+    @Test func topLevelArrayElementsAreBracketed() throws {
+        let (values, report) = try LenientJSONDecoder().decodeWithReport([Int].self, from: #"[1,"2",3,"x"]"#)
+        #expect(values == [1, 2, 3])
+        #expect(
+            report.issues.map(IssueSummary.init) == [
+                IssueSummary(.coerced, "[1]"), IssueSummary(.droppedElement, "[3]"),
+            ],
+            "\(report)")
+    }
+
+    @Test func nestedArraysAndDictionaryKeys() throws {
+        struct Shelf: Codable {
+            var rows: [[Int]]
+            var byID: [String: Book]
+        }
+        let json = #"""
+            {"rows":[[1],[2,"3"]],"byID":{"abc":{"title":"T","page":"x"},"def":{"title":"U"}}}
+            """#
+        let (shelf, report) = try LenientJSONDecoder().decodeWithReport(Shelf.self, from: json)
+        #expect(shelf.rows == [[1], [2, 3]])
+        #expect(shelf.byID.count == 2)
+        #expect(
+            Set(report.issues.map(IssueSummary.init)) == [
+                IssueSummary(.coerced, "rows[1][1]"), IssueSummary(.defaulted, "byID.abc.page"),
+                IssueSummary(.defaulted, "byID.def.page"),
+            ], "\(report)")
+        #expect(report.issues.count == 3, "\(report)")
+    }
+
+    /// Every entry point reports the same issues.
+    @Test func everyEntryPointReports() throws {
+        let json = #"{"name":"N","books":[{"title":"A","page":"7"}]}"#
+        let decoder = LenientJSONDecoder()
+        let expected = [IssueSummary(.coerced, "books[0].page")]
+        let fromString = try decoder.decodeWithReport(Library.self, from: json)
+        let fromData = try decoder.decodeWithReport(Library.self, from: Data(json.utf8))
+        let fromBytes = try decoder.decodeWithReport(Library.self, from: Array(json.utf8))
+        let fromValue = try decoder.decodeWithReport(Library.self, from: try JSONValue(parsing: json))
+        for (name, result) in [
+            ("String", fromString), ("Data", fromData), ("[UInt8]", fromBytes), ("JSONValue", fromValue),
+        ] {
+            #expect(result.value.books.first?.page == 7, "\(name)")
+            #expect(result.report.issues.map(IssueSummary.init) == expected, "\(name): \(result.report)")
+        }
+        #expect(try decoder.decode(Library.self, from: json) == fromString.value, "decode and decodeWithReport agree")
+    }
+
+    struct MessageCase: Sendable, CustomTestStringConvertible {
+        let json: String
+        let kind: DecodingIssue.Kind
+        /// Texts the message must contain: the value found and what it became.
+        let texts: [String]
+        let decode: @Sendable (String) throws -> DecodingReport
+
+        var testDescription: String { json }
+
+        init<Value: Decodable & SendableMetatype>(
+            _ type: Value.Type, _ json: String, _ kind: DecodingIssue.Kind, _ texts: [String]
+        ) {
+            self.json = json
+            self.kind = kind
+            self.texts = texts
+            decode = { try LenientJSONDecoder().decodeWithReport(Value.self, from: $0).report }
+        }
+    }
+
+    @Test(arguments: [
+        MessageCase(Box<Int>.self, #"{"value":"3"}"#, .coerced, [#""3""#, "Int", "3"]),
+        MessageCase(Box<Int>.self, #"{"value":2.9}"#, .coerced, ["2.9", "2"]),
+        MessageCase(Box<Bool>.self, #"{"value":"yes"}"#, .coerced, ["yes", "true"]),
+        MessageCase(Box<String>.self, #"{"value":1.10}"#, .coerced, ["1.10", "String"]),
+        MessageCase(Box<Int8>.self, #"{"value":300}"#, .defaulted, ["300", "0"]),
+        MessageCase(Box<[Int]>.self, #"{"value":[1,"oops"]}"#, .droppedElement, ["oops"]),
+        MessageCase(Box<Int>.self, #"{}"#, .defaulted, ["0"]),
+    ])
+    func messagesNameWhatWasFoundAndWhatItBecame(_ testCase: MessageCase) throws {
+        let report = try testCase.decode(testCase.json)
+        let issue = try #require(report.issues.first, "\(report)")
+        #expect(issue.kind == testCase.kind)
+        #expect(!issue.message.isEmpty)
+        for text in testCase.texts {
+            #expect(issue.message.contains(text), "\(issue.message) names \(text)")
+        }
+    }
+
+    @Test func descriptionListsEveryIssue() throws {
+        let (_, report) = try LenientJSONDecoder().decodeWithReport([Int].self, from: #"[1,"2","x"]"#)
+        let lines = report.description.split(separator: "\n")
+        #expect(lines.count == 2, "\(report.description)")
+        #expect(lines.first?.contains("[1]") == true)
+        #expect(DecodingReport().description == "No issues.")
+    }
+
+    // MARK: Unknown keys
+
+    @Test(arguments: [false, true])
+    func unknownKeysOnlyWhenAsked(reports: Bool) throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = reports
+        #expect(LenientJSONDecoder.Options.lenient.reportsUnknownKeys == false)
+        #expect(LenientJSONDecoder.Options.strict.reportsUnknownKeys == false)
+        let json = #"{"name":"N","books":[{"title":"A","page":1,"isbn":"x"}],"owner":"O"}"#
+        let (_, report) = try LenientJSONDecoder(options: options).decodeWithReport(Library.self, from: json)
+        let expected = reports ? [IssueSummary(.unknownKey, "books[0].isbn"), IssueSummary(.unknownKey, "owner")] : []
+        #expect(report.issues.map(IssueSummary.init).sorted() == expected, "\(report)")
+    }
+
+    // MARK: Clean input
+
+    @Test func cleanInputGivesAnEmptyReport() throws {
+        let json = #"{"name":"N","books":[{"title":"A","page":1},{"title":"B","page":2.0}]}"#
+        let (_, report) = try LenientJSONDecoder().decodeWithReport(Library.self, from: json)
+        #expect(report.isEmpty, "\(report)")
+    }
+
+    @Test(.enabled(if: CorpusDocument.isAvailable, CorpusDocument.unavailableReason))
+    func twitterCorpusIsClean() throws {
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let (twitter, report) = try decoder.decodeWithReport(
+            TypedModelDifferentialTests.Twitter.self, from: try CorpusDocument.twitter.contents())
+        #expect(twitter.statuses.count == 100)
+        #expect(report.isEmpty, "\(report.issues.prefix(5))")
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let expected = try foundation.decode(
+            TypedModelDifferentialTests.Twitter.self, from: try CorpusDocument.twitter.contents())
+        #expect(twitter == expected)
+    }
+
+    @Test(.enabled(if: CorpusDocument.isAvailable, CorpusDocument.unavailableReason))
+    func citmCatalogCorpusIsClean() throws {
+        let data = try CorpusDocument.citmCatalog.contents()
+        let (catalog, report) = try LenientJSONDecoder().decodeWithReport(
+            TypedModelDifferentialTests.CitmCatalog.self, from: data)
+        #expect(report.isEmpty, "\(report.issues.prefix(5))")
+        #expect(catalog == (try JSONDecoder().decode(TypedModelDifferentialTests.CitmCatalog.self, from: data)))
+    }
+
+    @Test(.enabled(if: CorpusDocument.isAvailable, CorpusDocument.unavailableReason))
+    func canadaCorpusIsClean() throws {
+        let data = try CorpusDocument.canada.contents()
+        let (canada, report) = try LenientJSONDecoder().decodeWithReport(
+            TypedModelDifferentialTests.Canada<Double>.self, from: data)
+        #expect(report.isEmpty, "\(report.issues.prefix(5))")
+        #expect(canada.coordinates.count == 111_126)
+    }
+}

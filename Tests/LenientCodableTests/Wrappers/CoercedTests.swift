@@ -1,0 +1,238 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+@Suite struct CoercedTests {
+    // MARK: Integers
+
+    static let intRows: [CoercionCase<Int>] = [
+        .init("42", 42), .init(#""42""#, 42), .init(#"" 42 ""#, 42), .init(#""4.2e1""#, 42), .init(#""+7""#, 7),
+        .init(#""007""#, 7), .init("42.0", 42), .init("4.2e1", 42), .init("4.9", 4), .init("-4.9", -4),
+        .init(#""4.9""#, 4), .init(#""-4.9""#, -4), .init("true", 1), .init("false", 0), .init("-0.5", 0),
+        .init(#""abc""#, nil), .init(#""""#, nil), .init(#""4 2""#, nil), .init(#""0x2A""#, nil), .init("null", nil),
+        .init("{}", nil), .init("[1]", nil), .init("1e30", nil), .init(#""1e30""#, nil),
+        .init("9223372036854775808", nil), .init(#""9223372036854775808""#, nil), .init("-9223372036854779904", nil),
+        .init("9223372036854775807", .max), .init(#""-9223372036854775808""#, .min),
+    ]
+
+    @Test(arguments: intRows, WrapperDecoder.allCases)
+    func int(_ row: CoercionCase<Int>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    @Test(arguments: IntegerWidthCase.all, WrapperDecoder.allCases)
+    func everyIntegerWidthKeepsItsRange(_ row: IntegerWidthCase, decoder: WrapperDecoder) throws {
+        try row.check(decoder)
+    }
+
+    // MARK: Floating point and Decimal
+
+    static let doubleRows: [CoercionCase<Double>] = [
+        .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init(#"" 1e3 ""#, 1000), .init("42", 42),
+        .init(#""-0.125""#, -0.125),
+        .init(#""NaN""#, .nan), .init(#""nan""#, .nan), .init(#""Infinity""#, .infinity),
+        .init(#""-Infinity""#, -.infinity), .init("true", 1), .init("false", 0), .init(#""abc""#, nil),
+        .init(#""2.5kg""#, nil), .init("null", nil), .init("[]", nil),
+    ]
+
+    @Test(arguments: doubleRows, WrapperDecoder.allCases)
+    func double(_ row: CoercionCase<Double>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder, matches: sameFloatingPoint)
+    }
+
+    static let floatRows: [CoercionCase<Float>] = [
+        .init("2.5", 2.5), .init(#""2.5""#, 2.5), .init("7", 7), .init(#""-Infinity""#, -.infinity),
+        .init(#""NaN""#, .nan), .init("true", 1), .init("1e300", nil), .init(#""1e300""#, nil), .init(#""x""#, nil),
+        .init("null", nil),
+    ]
+
+    @Test(arguments: floatRows, WrapperDecoder.allCases)
+    func float(_ row: CoercionCase<Float>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder, matches: sameFloatingPoint)
+    }
+
+    static let decimalRows: [CoercionCase<Decimal>] = [
+        .init("12.5", Decimal(string: "12.5")), .init(#""12.50""#, Decimal(string: "12.5")),
+        .init("0.1", Decimal(string: "0.1")), .init(#""0.1""#, Decimal(string: "0.1")),
+        .init(#"" -3.75 ""#, Decimal(string: "-3.75")), .init("42", 42), .init(#""1e-3""#, Decimal(string: "0.001")),
+        .init(#""123456789012345678901234567890""#, Decimal(string: "123456789012345678901234567890")),
+        .init("true", 1), .init("false", 0), .init(#""12abc""#, nil), .init(#""NaN""#, nil), .init(#""""#, nil),
+        .init("null", nil), .init("{}", nil),
+    ]
+
+    @Test(arguments: decimalRows, WrapperDecoder.allCases)
+    func decimal(_ row: CoercionCase<Decimal>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    // MARK: Bool and String
+
+    static let boolRows: [CoercionCase<Bool>] = [
+        .init("true", true), .init("false", false), .init("1", true), .init("0", false), .init("2", true),
+        .init("-1", true), .init("0.0", false), .init("0.5", true), .init(#""true""#, true), .init(#""FALSE""#, false),
+        .init(#""yes""#, true), .init(#""No""#, false), .init(#""y""#, true), .init(#""N""#, false),
+        .init(#""1""#, true), .init(#""0""#, false), .init(#""on""#, true), .init(#""OFF""#, false),
+        .init(#"" yes ""#, true), .init(#""maybe""#, nil), .init(#""2""#, nil), .init(#""""#, nil),
+        .init("null", nil), .init("[]", nil),
+    ]
+
+    @Test(arguments: boolRows, WrapperDecoder.allCases)
+    func bool(_ row: CoercionCase<Bool>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    static let stringRows: [CoercionCase<String>] = [
+        .init(#""abc""#, "abc"), .init(#"" padded ""#, " padded "), .init(#""null""#, "null"), .init("42", "42"),
+        .init("-7", "-7"), .init("1.5", "1.5"), .init("18446744073709551615", "18446744073709551615"),
+        .init("true", "true"), .init("false", "false"), .init("null", nil), .init("{}", nil), .init("[1]", nil),
+    ]
+
+    @Test(arguments: stringRows, WrapperDecoder.allCases)
+    func string(_ row: CoercionCase<String>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    @Test(arguments: WrapperDecoder.allCases)
+    func stringFromANumberKeepsTheLiteralOnlyWhereTheDecoderShowsIt(decoder: WrapperDecoder) throws {
+        let box = try decoder.decode(CoercedBox<String>.self, from: #"{"value":1.10}"#)
+        #expect(box.value == (decoder == .strictLenientJSONDecoder ? "1.10" : "1.1"))
+    }
+
+    // MARK: Date, URL, Data
+
+    static let instant = Date(timeIntervalSince1970: 1_795_167_000)  // 2026-11-20T09:30:00Z, a Friday
+
+    static let dateRows: [CoercionCase<Date>] = [
+        .init(#""2026-11-20T09:30:00Z""#, instant), .init(#""2026-11-20T10:30:00+01:00""#, instant),
+        .init(#""2026-11-20T09:30:00+0000""#, instant), .init(#""2026-11-20 09:30:00""#, instant),
+        .init(#""2026-11-20T09:30:00.500Z""#, instant.addingTimeInterval(0.5)),
+        .init("1795167000", instant), .init("1795167000000", instant),
+        .init("1795167000.5", instant.addingTimeInterval(0.5)), .init(#""1795167000""#, instant),
+        .init(#""1795167000000""#, instant), .init(#""2026-11-20""#, Date(timeIntervalSince1970: 1_795_132_800)),
+        .init(#""2026/11/20 09:30:00""#, instant), .init(#""Fri Nov 20 09:30:00 +0000 2026""#, instant),
+        .init(#""yesterday""#, nil), .init(#""""#, nil), .init("true", nil), .init("null", nil), .init("{}", nil),
+    ]
+
+    @Test(arguments: dateRows, WrapperDecoder.allCases)
+    func date(_ row: CoercionCase<Date>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    static let urlRows: [CoercionCase<URL>] = [
+        .init(#""https://example.com/a?b=c""#, URL(string: "https://example.com/a?b=c")),
+        .init(#"" https://example.com/a.png\n""#, URL(string: "https://example.com/a.png")),
+        .init(#""/relative/path""#, URL(string: "/relative/path")), .init(#""""#, nil), .init(#""  ""#, nil),
+        .init(#""<null>""#, nil), .init("42", nil), .init("null", nil),
+    ]
+
+    @Test(arguments: urlRows, WrapperDecoder.allCases)
+    func url(_ row: CoercionCase<URL>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    static let dataRows: [CoercionCase<Data>] = [
+        .init(#""AQID""#, Data([1, 2, 3])), .init(#"" AQID ""#, Data([1, 2, 3])), .init(#""""#, Data()),
+        .init(#""!!!""#, nil), .init("42", nil), .init("null", nil),
+    ]
+
+    @Test(arguments: dataRows, WrapperDecoder.allCases)
+    func data(_ row: CoercionCase<Data>, decoder: WrapperDecoder) throws {
+        try expectCoercion(row, under: decoder)
+    }
+
+    @Test func propertyListNativeDatesAndDataStillDecode() throws {
+        struct Native: Codable {
+            @Coerced var date: Date
+            @Coerced var data: Data
+        }
+        let encoded = try PropertyListEncoder().encode(Native(date: Self.instant, data: Data([9, 8])))
+        let decoded = try PropertyListDecoder().decode(Native.self, from: encoded)
+        #expect(decoded.date == Self.instant)
+        #expect(decoded.data == Data([9, 8]))
+    }
+
+    // MARK: Errors
+
+    @Test(arguments: WrapperDecoder.allCases)
+    func refusedValueNamesWhatWasFound(decoder: WrapperDecoder) throws {
+        let error = #expect(throws: DecodingError.self) {
+            try decoder.decode(CoercedBox<Int>.self, from: #"{"value":"abc"}"#)
+        }
+        guard case .typeMismatch(let type, let context)? = error else {
+            Issue.record("Expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(type is Int.Type)
+        #expect(context.codingPath.map(\.stringValue) == ["value"])
+        #expect(context.debugDescription == #"Cannot coerce string "abc" to Int."#)
+    }
+
+    @Test func missingKeyOfANonOptionalIsStillAnError() throws {
+        let error = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(CoercedBox<Int>.self, from: Data("{}".utf8))
+        }
+        guard case .keyNotFound(let key, _)? = error else {
+            Issue.record("Expected keyNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(key.stringValue == "value")
+    }
+}
+
+// MARK: - Integer widths
+
+/// A bound of an integer type, in or just out of range, as a number and as a string.
+struct IntegerWidthCase: Sendable, CustomTestStringConvertible {
+    let typeName: String
+    let json: String
+    /// The decoded value's description, or `nil` when it must be refused.
+    let expected: String?
+    private let checkRow: @Sendable (WrapperDecoder, SourceLocation) throws -> Void
+
+    var testDescription: String { "\(typeName) \(json) -> \(expected ?? "refused")" }
+
+    func check(_ decoder: WrapperDecoder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try checkRow(decoder, sourceLocation)
+    }
+
+    private init<T: CoercibleValue & FixedWidthInteger & Sendable>(_ type: T.Type, json: String, expected: String?) {
+        typeName = "\(type)"
+        self.json = json
+        self.expected = expected
+        let row = CoercionCase<T>(json, expected.flatMap { T($0) })
+        checkRow = { decoder, sourceLocation in
+            #expect((row.expected == nil) == (expected == nil), "bad fixture", sourceLocation: sourceLocation)
+            try expectCoercion(row, under: decoder, sourceLocation: sourceLocation)
+        }
+    }
+
+    static let all: [IntegerWidthCase] =
+        cases(for: Int.self) + cases(for: Int8.self) + cases(for: Int16.self) + cases(for: Int32.self)
+        + cases(for: Int64.self) + cases(for: UInt.self) + cases(for: UInt8.self) + cases(for: UInt16.self)
+        + cases(for: UInt32.self) + cases(for: UInt64.self)
+
+    private static func cases<T: CoercibleValue & FixedWidthInteger & Sendable>(for type: T.Type) -> [IntegerWidthCase]
+    {
+        let maximum = String(T.max)
+        let minimum = String(T.min)
+        let aboveMaximum = (Decimal(string: maximum) ?? 0) + 1
+        // A property list keeps numbers beyond 64 bits as reals, and the real nearest Int64.min - 1
+        // is Int64.min itself: step far enough down for the value to stay out of range there too.
+        let belowMinimum = (Decimal(string: minimum) ?? 0) - (T.isSigned && T.bitWidth == 64 ? 4096 : 1)
+        return [
+            .init(type, json: maximum, expected: maximum),
+            .init(type, json: "\"\(maximum)\"", expected: maximum),
+            .init(type, json: minimum, expected: minimum),
+            .init(type, json: "\" \(minimum) \"", expected: minimum),
+            .init(type, json: "\(aboveMaximum)", expected: nil),
+            .init(type, json: "\"\(aboveMaximum)\"", expected: nil),
+            .init(type, json: "\(belowMinimum)", expected: nil),
+            .init(type, json: "\"\(belowMinimum)\"", expected: nil),
+            .init(type, json: "\"12.7\"", expected: "12"),
+            .init(type, json: "true", expected: "1"),
+        ]
+    }
+}
