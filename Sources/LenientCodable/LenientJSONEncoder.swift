@@ -31,6 +31,24 @@ import Foundation
 /// keys the key strategy leaves alone), ``JSONValue`` encodes as itself: a number keeps its
 /// literal text, an object keeps its member order, and its keys are not converted either.
 ///
+/// Models that conform to ``KeyMapping`` are written the way ``LenientJSONDecoder`` reads them:
+/// each property under the first source of its entry, nested keys (`"ext.desc"`) as nested
+/// objects merged with their siblings, `.ignored` properties left out, and the type's
+/// ``KeyMapping/keyStrategy`` in place of `keyEncodingStrategy` for its properties without an
+/// entry. Entries are written as they are, with no strategy. A property written at a key that
+/// other properties' nested keys go through is a conflict, and the encode throws. Types without
+/// a mapping are encoded exactly as `JSONEncoder` encodes them.
+///
+/// ```swift
+/// struct Book: Codable, KeyMapping {
+///     var name: String
+///     var desc: String
+///     var bookID: Int
+///     static let keyMapping: [String: KeySource] = ["name": "n", "desc": "ext.desc", "bookID": ["id", "ID"]]
+/// }
+/// // {"ext":{"desc":"…"},"id":1,"n":"…"} under .sortedKeys
+/// ```
+///
 /// Like `JSONEncoder`, the class is `Sendable`: one instance may encode on many threads at
 /// once. Each call works with the settings as they were when it started.
 public final class LenientJSONEncoder: @unchecked Sendable {
@@ -107,8 +125,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Throws: `EncodingError.invalidValue`, with the coding path of the value, for a
     ///   non-finite number under the `.throw` strategy and for the text of a
     ///   ``JSONValue/number(_:)`` that is not a JSON number; with an empty path when the
-    ///   top-level value encodes nothing or nests containers 512 levels deep. Errors thrown by
-    ///   the value's own `encode(to:)` pass through.
+    ///   top-level value encodes nothing or nests containers 512 levels deep; with the path of
+    ///   the model and a ``KeyMappingError`` as `underlyingError` for a ``KeyMapping`` that names
+    ///   no property, has an empty key, or writes a property where other properties' nested keys
+    ///   go. Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let settings = withSettings { $0 }
         let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
@@ -228,6 +248,9 @@ extension TreeEncoder {
         let tree = EncodingTree(settings: settings)
         let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
         try body(root)
+        // A key mapping error found where the encoder could not throw, and that the value's own
+        // encoding swallowed.
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
         guard tree.nodes[Int(EncodingTree.root)].kind != .unset else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))

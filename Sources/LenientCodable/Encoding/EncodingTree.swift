@@ -20,7 +20,13 @@
 
  A node starts `unset` (a slot reserved for a value that has not been encoded yet) and becomes
  a scalar, an array or an object once encoded. Replacing a member's value resets its node;
- the old children stay in the array, unreachable, until the encode call ends.
+ the old children stay in the array, unreachable, until the encode call ends. So do detached
+ nodes, which no container links to: they take the values of properties that the key mapping
+ ignores.
+
+ A key mapping that writes a property under a nested key (`"ext.desc"`) creates the objects on
+ the way (`ext`) and marks them `holdsNestedKeys`, so that other nested keys merge into them and
+ a property written at `ext` itself is recognised as a conflict.
  */
 
 /// One JSON value in an ``EncodingTree``.
@@ -55,9 +61,13 @@ struct EncodedNode {
     /// A hash of ``key``, compared before the keys themselves when looking a member up.
     var keyHash: UInt32
     var kind: Kind
+    /// Whether the node is an object created by the key mapping to hold nested keys, rather than
+    /// the value of a property.
+    var holdsNestedKeys: Bool
 
     init(key: String = "", keyHash: UInt32 = 0) {
         kind = .unset
+        holdsNestedKeys = false
         self.keyHash = keyHash
         bits = 0
         text = ""
@@ -83,6 +93,50 @@ final class EncodingTree {
     let keyMode: KeyMode
     /// Keys already converted to snake case in this call: models repeat the same few keys.
     var snakeCaseKeys: [String: String] = [:]
+    /// The key plans looked up in this call, in a direct-mapped table indexed by the types'
+    /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
+    /// the rest of a small container. Empty until the first keyed container.
+    var planSlots: [PlanSlot] = []
+    /// The traits of the types encoded in this call, in a table like ``planSlots``.
+    var traitSlots: [TraitSlot] = []
+    /// An error found where `Encoder` cannot throw (creating a container): thrown as soon as the
+    /// value being encoded returns, and at the latest when the call ends.
+    private(set) var pendingError: EncodingError?
+    /// Whether ``pendingError`` is set: a plain flag, because testing the optional error itself
+    /// goes through `EncodingError`'s value witnesses on every value.
+    private(set) var hasPendingError = false
+
+    /// The size of ``planSlots`` and ``traitSlots``, a power of two.
+    static let typeSlotCount = 32
+
+    /// One entry of ``planSlots``; a `model` of 0 is empty.
+    struct PlanSlot {
+        var model: UInt = 0
+        var keys: UInt = 0
+        var plan: KeyPlan?
+    }
+
+    /// One entry of ``traitSlots``; a `type` of 0 is empty.
+    struct TraitSlot {
+        var type: UInt = 0
+        var traits: TypeTraits = []
+    }
+
+    /// Keeps the first error found where the encoder cannot throw.
+    func record(_ error: EncodingError) {
+        guard !hasPendingError else { return }
+        pendingError = error
+        hasPendingError = true
+    }
+
+    /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per call.
+    struct TypeTraits: OptionSet {
+        let rawValue: UInt8
+        /// `[String: Value]`, whose keys are written as they are.
+        static let stringKeyedDictionary = TypeTraits(rawValue: 1)
+        /// Conforms to ``EncodingHooks``.
+        static let hooks = TypeTraits(rawValue: 2)
+    }
 
     /// Objects with more members than this get a hash table for key lookups; below it a linear
     /// scan over short keys is faster than hashing.
@@ -190,6 +244,7 @@ final class EncodingTree {
             memberTables[node] = nil
         }
         nodes[index].kind = .unset
+        nodes[index].holdsNestedKeys = false
         nodes[index].text = ""
         nodes[index].firstChild = -1
         nodes[index].lastChild = -1
@@ -209,6 +264,13 @@ final class EncodingTree {
         nodes[parentIndex].lastChild = childIndex
         nodes[parentIndex].childCount += 1
         return childIndex
+    }
+
+    /// Appends an unset node that no container links to: the value written into it is dropped.
+    func detachedNode() -> Int32 {
+        let index = Int32(truncatingIfNeeded: nodes.count)
+        nodes.append(EncodedNode())
+        return index
     }
 
     /// Appends an unset element to an array node and returns it.

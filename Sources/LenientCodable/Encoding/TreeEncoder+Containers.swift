@@ -4,46 +4,105 @@
 /// A keyed container: writes members of an object node.
 ///
 /// Encoding a key twice keeps the member's first position and its last value, as Foundation
-/// keeps the last value. Keys go through ``TreeEncoder/jsonKey(for:suffix:)``.
+/// keeps the last value. Keys go through ``TreeEncoder/jsonKey(for:suffix:)``, or through the
+/// key plan when the container's type has one (see `TreeEncoder+KeyMapping.swift`).
 struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: TreeEncoder
     let node: Int32
     let suffix: EncoderPathNode
+    /// The key plan of the type that asked for the container; `nil` for types without one, which
+    /// take the fast path.
+    let plan: KeyPlan?
+
+    init(encoder: TreeEncoder, node: Int32, suffix: EncoderPathNode, plan: KeyPlan? = nil) {
+        self.encoder = encoder
+        self.node = node
+        self.suffix = suffix
+        self.plan = plan
+    }
 
     var codingPath: [any CodingKey] { encoder.codingPath + suffix.keys }
 
-    /// The member node for a key, emptied for a new value.
-    private func slot(for key: Key) -> Int32 {
-        let tree = encoder.tree
-        let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
-        if existed { tree.clear(member) }
-        return member
+    /// The member node for a key, emptied for a new value; `nil` when the key mapping ignores the
+    /// property.
+    @inline(__always)
+    private func slotIfWritten(for key: Key) throws(EncodingError) -> Int32? {
+        guard let plan else {
+            let tree = encoder.tree
+            let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
+            if existed { tree.clear(member) }
+            return member
+        }
+        return try mappedMemberSlowPath(for: key, use: .value, plan: plan)
     }
 
-    mutating func encodeNil(forKey key: Key) throws { encoder.tree.setNull(slot(for: key)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.tree.setBool(slot(for: key), value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { encoder.tree.setString(slot(for: key), value) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { encoder.tree.setInt(slot(for: key), Int64(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.tree.setInt(slot(for: key), Int64(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.tree.setInt(slot(for: key), Int64(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { encoder.tree.setInt(slot(for: key), Int64(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.tree.setInt(slot(for: key), value) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { encoder.tree.setUInt(slot(for: key), UInt64(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { encoder.tree.setUInt(slot(for: key), UInt64(value)) }
+    /// The member node for a key, emptied for a new value; a detached node when the key mapping
+    /// ignores the property, so that scalars need no extra branch.
+    @inline(__always)
+    private func slot(for key: Key) throws(EncodingError) -> Int32 {
+        try slotIfWritten(for: key) ?? encoder.tree.detachedNode()
+    }
+
+    private func mappedMemberSlowPath(for key: Key, use: TreeEncoder.MemberUse, plan: KeyPlan) throws(EncodingError)
+        -> Int32?
+    {
+        try encoder.mappedMember(
+            propertyName: key.stringValue, in: node, use: use, plan: plan,
+            defaultKey: { encoder.jsonKey(for: key, suffix: suffix) }, codingPath: { codingPath + [key] })
+    }
+
+    /// The member node for a key where the protocol cannot throw (nested containers and
+    /// encoders): errors are recorded and thrown when the value returns, and an ignored
+    /// property gets a detached node.
+    private func memberNode(for key: Key, use: TreeEncoder.MemberUse) -> Int32 {
+        let tree = encoder.tree
+        guard let plan else {
+            let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
+            if existed && use == .value { tree.clear(member) }
+            return member
+        }
+        do {
+            return try mappedMemberSlowPath(for: key, use: use, plan: plan) ?? tree.detachedNode()
+        } catch {
+            tree.record(error)
+            return tree.detachedNode()
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try encoder.tree.setNull(slot(for: key)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encoder.tree.setBool(slot(for: key), value) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encoder.tree.setString(slot(for: key), value) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encoder.tree.setInt(slot(for: key), Int64(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        try encoder.tree.setInt(slot(for: key), Int64(value))
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        try encoder.tree.setInt(slot(for: key), Int64(value))
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        try encoder.tree.setInt(slot(for: key), Int64(value))
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encoder.tree.setInt(slot(for: key), value) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        try encoder.tree.setUInt(slot(for: key), UInt64(value))
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        try encoder.tree.setUInt(slot(for: key), UInt64(value))
+    }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        encoder.tree.setUInt(slot(for: key), UInt64(value))
+        try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        encoder.tree.setUInt(slot(for: key), UInt64(value))
+        try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.tree.setUInt(slot(for: key), value) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encoder.tree.setUInt(slot(for: key), value) }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws {
-        encoder.tree.setLiteral(slot(for: key), value.description)
+        try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: UInt128, forKey key: Key) throws {
-        encoder.tree.setLiteral(slot(for: key), value.description)
+        try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
@@ -52,23 +111,22 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.encode(value, into: slot(for: key), key: key)
+        guard let slot = try slotIfWritten(for: key) else { return }
+        try encoder.encode(value, into: slot, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let tree = encoder.tree
-        let (member, _) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
-        tree.makeObject(member)
+        let member = memberNode(for: key, use: .object)
+        encoder.tree.makeObject(member)
         return KeyedEncodingContainer(
             TreeKeyedEncodingContainer<NestedKey>(encoder: encoder, node: member, suffix: suffix.appending(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let tree = encoder.tree
-        let (member, _) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
-        tree.makeArray(member)
+        let member = memberNode(for: key, use: .array)
+        encoder.tree.makeArray(member)
         return TreeUnkeyedEncodingContainer(encoder: encoder, node: member, suffix: suffix.appending(key))
     }
 
@@ -81,7 +139,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        TreeEncoder(tree: encoder.tree, node: slot(for: key), parent: encoder, key: key)
+        TreeEncoder(tree: encoder.tree, node: memberNode(for: key, use: .value), parent: encoder, key: key)
     }
 }
 

@@ -17,6 +17,10 @@ import Foundation
 final class TreeEncoder: Encoder {
     let tree: EncodingTree
     var node: Int32
+    /// The type of the value being encoded into ``node``, whose key plan applies to the keyed
+    /// containers it asks for. Setting it costs a store; the plan is looked up only when a keyed
+    /// container is created.
+    var currentType: Any.Type?
     private(set) var parent: TreeEncoder?
     private(set) var key: (any CodingKey)?
     private var spare: TreeEncoder?
@@ -44,7 +48,10 @@ final class TreeEncoder: Encoder {
         // An object already encoded here (a keyed container asked for twice, or a dictionary
         // encoded through the single value container) is kept and added to, as Foundation does.
         tree.makeObject(node)
-        return KeyedEncodingContainer(TreeKeyedEncodingContainer<Key>(encoder: self, node: node, suffix: .root))
+        var plan: KeyPlan?
+        if let currentType { plan = tree.plan(for: currentType, keys: Key.self, encoder: self) }
+        return KeyedEncodingContainer(
+            TreeKeyedEncodingContainer<Key>(encoder: self, node: node, suffix: .root, plan: plan))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -91,24 +98,47 @@ final class TreeEncoder: Encoder {
         if try encodeScalar(value, into: node, key: key) { return }
         var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
         defer { giveBack(&encoder) }
+        // The dynamic type: a subclass stored in a property of its superclass's type encodes
+        // with its own containers, so its own key plan and hooks apply.
+        let valueType: Any.Type = type(of: value)
+        let savedType = encoder.currentType
+        encoder.currentType = valueType
+        defer { encoder.currentType = savedType }
+        var traits: EncodingTree.TypeTraits = []
         if T.self == Date.self {
             try encoder.encodeDate(unsafeBitCast(value, to: Date.self))
         } else if T.self == Data.self {
             try encoder.encodeData(unsafeBitCast(value, to: Data.self))
-        } else if let dictionary = value as? any EncodableStringKeyedDictionary {
-            tree.makeObject(node)
-            try dictionary.encodeMembers(with: encoder)
         } else {
-            try value.encode(to: encoder)
+            traits = tree.traits(of: valueType)
+            if traits.contains(.stringKeyedDictionary), let dictionary = value as? any EncodableStringKeyedDictionary {
+                tree.makeObject(node)
+                try dictionary.encodeMembers(with: encoder)
+            } else {
+                try value.encode(to: encoder)
+            }
         }
-        if fillsEmpty && tree.nodes[Int(node)].kind == .unset {
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
+        let isUnset = tree.nodes[Int(node)].kind == .unset
+        if fillsEmpty && isUnset {
             tree.makeObject(node)
+        }
+        if traits.contains(.hooks) && (fillsEmpty || !isUnset) {
+            try encoder.applyEncodingHooksSlowPath(value)
         }
     }
 
     /// Encodes a value that needs a configuration into this encoder's node.
     func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws {
+        let valueType: Any.Type = type(of: value)
+        let savedType = currentType
+        currentType = valueType
+        defer { currentType = savedType }
         try value.encode(to: self, configuration: configuration)
+        if tree.hasPendingError, let error = tree.pendingError { throw error }
+        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
+            try applyEncodingHooksSlowPath(value)
+        }
     }
 
     /// Writes the types that need no encoder straight into the node; returns `false` for the rest.
@@ -246,7 +276,7 @@ final class TreeEncoder: Encoder {
 
     /// Copies a ``JSONValue`` into a node: numbers keep their text, objects their member order,
     /// and object keys are written as they are, like a dictionary's.
-    private func insert(_ value: JSONValue, into node: Int32, key: (any CodingKey)?) throws {
+    func insert(_ value: JSONValue, into node: Int32, key: (any CodingKey)?) throws {
         try insert(value, into: node, path: key.map { EncoderPathNode.root.appending($0) } ?? .root)
     }
 

@@ -1,0 +1,189 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/*
+ Key mapping when encoding: each property is written to the first source of its `KeyMapping`
+ entry. A nested key (`"ext.desc"`) creates the objects on the way and merges into the ones that
+ other nested keys of the same object created, so
+
+     "name": "n", "desc": "ext.desc", "tags": "ext.tags"
+
+ writes {"n": …, "ext": {"desc": …, "tags": …}}. A property without an entry gets the type's own
+ `keyStrategy` when it has one, and otherwise the encoder's `keyEncodingStrategy`; an entry's keys
+ are written as they are, with no strategy. `.ignored` properties are not written.
+
+ Conflicts. A member holds either the value of one property or the nested keys of others, never
+ both: a property written at `"ext"` while another is written at `"ext.desc"` makes the encode throw
+ `EncodingError.invalidValue`, naming the type and both keys, in whichever order the two are
+ encoded. Merging the nested keys into the property's own encoded object instead would depend on
+ the order of the properties, and silently drop one side when the property is not an object.
+ Two properties written at the very same key are not a conflict: as for a key encoded twice
+ without a mapping, the last value wins, in the first one's position.
+ */
+
+extension EncodingTree {
+    /// The key plan of a model type for a coding-key type, or `nil` when it has none.
+    ///
+    /// Looked up when a keyed container is created, not per value: a per-call table serves the
+    /// models of the call, and ``KeyPlan`` caches plans for the life of the process. A mapping
+    /// that cannot be used is recorded in ``pendingError`` (containers are created where `Encoder`
+    /// cannot throw) and the container writes default keys until the error is thrown.
+    @inline(__always)
+    func plan<Key: CodingKey>(for model: Any.Type, keys: Key.Type, encoder: TreeEncoder) -> KeyPlan? {
+        let modelAddress = UInt(bitPattern: ObjectIdentifier(model))
+        let keysAddress = UInt(bitPattern: ObjectIdentifier(keys))
+        let slot = Self.slot(modelAddress, keysAddress)
+        if slot < planSlots.count, planSlots[slot].model == modelAddress, planSlots[slot].keys == keysAddress {
+            return planSlots[slot].plan
+        }
+        return planSlowPath(for: model, keys: keys, encoder: encoder, slot: slot)
+    }
+
+    @inline(never)
+    private func planSlowPath<Key: CodingKey>(
+        for model: Any.Type, keys: Key.Type, encoder: TreeEncoder, slot: Int
+    ) -> KeyPlan? {
+        let plan: KeyPlan?
+        do {
+            plan = try KeyPlan.plan(for: model, keys: keys)
+        } catch {
+            record(TreeEncoder.keyMappingError(error, type: model, codingPath: encoder.codingPath))
+            plan = nil
+        }
+        if planSlots.isEmpty { planSlots = Array(repeating: PlanSlot(), count: Self.typeSlotCount) }
+        planSlots[slot] = PlanSlot(
+            model: UInt(bitPattern: ObjectIdentifier(model)), keys: UInt(bitPattern: ObjectIdentifier(keys)), plan: plan
+        )
+        return plan
+    }
+
+    /// Whether a type is a `[String: Value]` dictionary or has hooks; looked up once per type and call.
+    @inline(__always)
+    func traits(of type: Any.Type) -> TypeTraits {
+        let address = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Self.slot(address, 0)
+        if slot < traitSlots.count, traitSlots[slot].type == address { return traitSlots[slot].traits }
+        return traitsSlowPath(of: type, slot: slot)
+    }
+
+    @inline(never)
+    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TypeTraits {
+        var traits: TypeTraits = []
+        if type is any EncodableStringKeyedDictionary.Type { traits.insert(.stringKeyedDictionary) }
+        if type is any EncodingHooks.Type { traits.insert(.hooks) }
+        if traitSlots.isEmpty { traitSlots = Array(repeating: TraitSlot(), count: Self.typeSlotCount) }
+        traitSlots[slot] = TraitSlot(type: UInt(bitPattern: ObjectIdentifier(type)), traits: traits)
+        return traits
+    }
+
+    /// The table slot of a pair of type addresses. Metadata is at least 8-byte aligned, so the
+    /// low bits carry nothing.
+    @inline(__always)
+    private static func slot(_ first: UInt, _ second: UInt) -> Int {
+        Int(truncatingIfNeeded: (first >> 4) ^ (first >> 9) ^ (second >> 3)) & (typeSlotCount - 1)
+    }
+}
+
+extension TreeEncoder {
+    /// What a member is wanted for, which decides what an existing member may be.
+    enum MemberUse {
+        /// A property's value: an existing member is emptied for it.
+        case value
+        /// A nested keyed container: an existing object is added to.
+        case object
+        /// A nested unkeyed container: an existing array is added to.
+        case array
+    }
+
+    /// The member that a property of a type with a key plan is written to, or `nil` when the plan
+    /// ignores the property.
+    ///
+    /// - Parameters:
+    ///   - propertyName: The coding key's string value.
+    ///   - object: The object node of the container.
+    ///   - use: What the member is for.
+    ///   - plan: The plan of the container's type.
+    ///   - defaultKey: The key under the encoder's strategy, for a property with no entry when the
+    ///     type has no strategy of its own.
+    ///   - codingPath: The coding path of the property, for errors.
+    /// - Throws: `EncodingError.invalidValue` when the member conflicts with a nested key.
+    func mappedMember(
+        propertyName: String, in object: Int32, use: MemberUse, plan: KeyPlan, defaultKey: () -> String,
+        codingPath: () -> [any CodingKey]
+    ) throws(EncodingError) -> Int32? {
+        switch plan.entry(for: propertyName) {
+        case .ignored?:
+            return nil
+        case .sources(let candidates)?:
+            // The plan has checked that every candidate has at least one key.
+            guard let path = candidates.first, let lastKey = path.last else { return nil }
+            var parent = object
+            for level in path.indices.dropLast() {
+                let (member, existed) = tree.member(path[level].text, of: parent)
+                if !existed {
+                    tree.makeObject(member)
+                    tree.nodes[Int(member)].holdsNestedKeys = true
+                } else if !tree.nodes[Int(member)].holdsNestedKeys {
+                    throw Self.nestedKeyConflict(
+                        plan: plan, propertyName: propertyName, path: path, conflictingLevel: level,
+                        codingPath: codingPath())
+                }
+                parent = member
+            }
+            return try member(lastKey.text, of: parent, use: use) { () throws(EncodingError) in
+                throw Self.nestedKeyConflict(
+                    plan: plan, propertyName: propertyName, path: path, conflictingLevel: path.count - 1,
+                    codingPath: codingPath())
+            }
+        case nil:
+            let key = plan.strategyKey(for: propertyName)?.text ?? defaultKey()
+            return try member(key, of: object, use: use) { () throws(EncodingError) in
+                throw Self.nestedKeyConflict(
+                    plan: plan, propertyName: propertyName, path: [KeyBytes(key)], conflictingLevel: 0,
+                    codingPath: codingPath())
+            }
+        }
+    }
+
+    /// The member of an object for a key, prepared for its use; calls `conflict` when the member
+    /// holds nested keys and is wanted for anything but adding members to it.
+    private func member(
+        _ key: String, of object: Int32, use: MemberUse, conflict: () throws(EncodingError) -> Void
+    ) throws(EncodingError) -> Int32 {
+        let (member, existed) = tree.member(key, of: object)
+        guard existed else { return member }
+        if tree.nodes[Int(member)].holdsNestedKeys {
+            if use != .object { try conflict() }
+        } else if use == .value {
+            tree.clear(member)
+        }
+        return member
+    }
+
+    /// The error for a key mapping that cannot be used, as the decoder reports it but as an
+    /// `EncodingError`.
+    @inline(never)
+    static func keyMappingError(_ error: KeyMappingError, type: Any.Type, codingPath: [any CodingKey])
+        -> EncodingError
+    {
+        EncodingError.invalidValue(
+            type, .init(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+    }
+
+    /// The error for a property written where another property's nested keys are, or through a
+    /// member that holds another property's value.
+    @inline(never)
+    static func nestedKeyConflict(
+        plan: KeyPlan, propertyName: String, path: [KeyBytes], conflictingLevel: Int, codingPath: [any CodingKey]
+    ) -> EncodingError {
+        let written = path.map(\.text).joined(separator: ".")
+        let member = path[...conflictingLevel].map(\.text).joined(separator: ".")
+        let problem =
+            conflictingLevel == path.count - 1
+            ? "writes \"\(written)\", where other properties of \(plan.typeName) write nested keys"
+            : "writes \"\(written)\" inside \"\(member)\", which holds the value of another property of \(plan.typeName)"
+        let error = KeyMappingError(typeName: plan.typeName, propertyName: propertyName, problem: problem)
+        return EncodingError.invalidValue(
+            written, .init(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+    }
+}
