@@ -87,7 +87,7 @@ final class KeyPlan: @unchecked Sendable {
         if mapping.isEmpty && strategy == nil { return nil }
         let typeName = String(reflecting: model)
         // Only the synthesized (or conventional) CodingKeys of the type itself list all its properties.
-        let ownsKeys = String(reflecting: keys) == typeName + ".CodingKeys"
+        let ownsKeys = isOwnCodingKeys(String(reflecting: keys), of: typeName)
         let inherited = inheritedMapping(of: model)
         var entries: [String: Entry] = [:]
         for (propertyName, source) in mapping {
@@ -112,6 +112,17 @@ final class KeyPlan: @unchecked Sendable {
             entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
         }
         return KeyPlan(typeName: typeName, entries: entries, strategy: strategy)
+    }
+
+    /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
+    /// an `(unknown context at $…)` segment (`Outer.Inner.(unknown context at $1f2e).CodingKeys`),
+    /// which is left out of the comparison.
+    static func isOwnCodingKeys(_ keysName: String, of typeName: String) -> Bool {
+        let components = keysName.split(separator: ".").filter { !$0.hasPrefix("(unknown context at") }
+        let cleaned = components.joined(separator: ".")
+        let cleanedType = typeName.split(separator: ".").filter { !$0.hasPrefix("(unknown context at") }.joined(
+            separator: ".")
+        return cleaned == cleanedType + ".CodingKeys"
     }
 
     /// The mapping of the nearest superclass that conforms to ``KeyMapping``.
