@@ -21,13 +21,20 @@ struct TypeTraits {
     var isPolymorphic: Bool
     /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
     var isKeyMapped: Bool
+    /// The converter the options register for the type, if any.
+    var converter: DecodingConverters.Converter?
+    /// Whether the type has a converter that runs after its own decoding: every type but the
+    /// standard scalars, whose converter runs as soon as the JSON is of another kind.
+    var convertsAfterOwnDecoding: Bool
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
-    init(of type: Any.Type) {
+    init(of type: Any.Type, converters: DecodingConverters) {
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         isKeyMapped = type is any KeyMapping.Type
+        converter = converters.converter(for: type)
+        convertsAfterOwnDecoding = converter != nil && !TypeTraits.isStandardScalar(type)
         if type == Float.self {
             kind = .float
         } else if type == Int64.self {
@@ -49,6 +56,12 @@ struct TypeTraits {
         } else {
             kind = .model
         }
+    }
+
+    /// The types whose converter runs whenever the JSON is not of their own kind.
+    private static func isStandardScalar(_ type: Any.Type) -> Bool {
+        type == Bool.self || type == String.self || type == Double.self || type == Float.self
+            || type == Decimal.self || type is any FixedWidthInteger.Type
     }
 }
 
@@ -73,7 +86,7 @@ extension TreeDecoder {
             lastTraitsIndex = position
             return traitsTable[position].traits
         }
-        let traits = TypeTraits(of: type)
+        let traits = TypeTraits(of: type, converters: options.converters)
         traitsTable.append((id, traits))
         lastTraitsIndex = traitsTable.count - 1
         return traits

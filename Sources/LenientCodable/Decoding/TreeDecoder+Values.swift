@@ -77,6 +77,9 @@ extension TreeDecoder {
         throws -> T
     {
         let traits = traits(of: T.self)
+        if hasConverters && traits.convertsAfterOwnDecoding {
+            return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        }
         switch traits.kind {
         case .model:
             break
@@ -104,7 +107,7 @@ extension TreeDecoder {
 
     /// Decodes a type through its `init(from:)`, with its hooks when it has any.
     @inline(__always)
-    private func decodeModel<T: Decodable>(
+    func decodeModel<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
     ) throws -> T {
         if traits.needsRawJSON { return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent) }
@@ -141,7 +144,7 @@ extension TreeDecoder {
 
     /// Returns a value as the generic type it is already known to be, without a dynamic cast.
     @inline(__always)
-    private func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
+    func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
         unsafeBitCast(value, to: T.self)
     }
 
@@ -191,6 +194,11 @@ extension TreeDecoder {
         case .true: return true
         case .false: return false
         default:
+            if hasConverters,
+                let value = try convertedScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
+            {
+                return value
+            }
             if isLenient { return try coerceBool(at: index, path: path) }
             throw typeMismatch(Bool.self, at: index, path: path)
         }
@@ -198,6 +206,11 @@ extension TreeDecoder {
 
     func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
         guard tree[index].kind == .string else {
+            if hasConverters,
+                let value = try convertedScalar(String.self, at: index, path: path, table: coerceString(at:path:))
+            {
+                return value
+            }
             if isLenient { return try coerceString(at: index, path: path) }
             throw typeMismatch(String.self, at: index, path: path)
         }
@@ -207,6 +220,11 @@ extension TreeDecoder {
     func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
         let node = tree[index]
         guard node.kind == .number else {
+            if hasConverters,
+                let value = try convertedScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
+            {
+                return value
+            }
             if isLenient { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
         }
@@ -299,6 +317,11 @@ extension TreeDecoder {
             if text == negativeInfinity { return -.infinity }
             if text == nan { return .nan }
         }
+        if hasConverters,
+            let value = try convertedScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
+        {
+            return value
+        }
         if isLenient { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
     }
@@ -306,6 +329,11 @@ extension TreeDecoder {
     func unwrapDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
         let node = tree[index]
         guard node.kind == .number else {
+            if hasConverters,
+                let value = try convertedScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
+            {
+                return value
+            }
             if isLenient { return try coerceDecimal(at: index, path: path) }
             throw typeMismatch(Decimal.self, at: index, path: path)
         }

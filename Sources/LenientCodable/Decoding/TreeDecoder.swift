@@ -26,6 +26,8 @@ final class TreeDecoder: Decoder {
     let options: LenientJSONDecoder.Options
     /// Whether any value may be forgiven; when not, only Foundation's paths run.
     let isLenient: Bool
+    /// Whether the options register any converter; when not, no value looks for one.
+    let hasConverters: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     var readKeys: Set<Int>?
     /// The traits of the types met so far in this decode, and the last one looked up.
@@ -45,6 +47,7 @@ final class TreeDecoder: Decoder {
         self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
         self.options = settings.options
         self.isLenient = settings.options.forgivesValues
+        self.hasConverters = !settings.options.converters.isEmpty
         self.readKeys = settings.options.reportsUnknownKeys ? [] : nil
     }
 
