@@ -150,21 +150,33 @@ extension TreeDecoder {
 
     /// Decodes a value from the JSON its `willDecode` returned, through a tree of its own.
     private func decodeRewritten<T: Decodable>(_ type: T.Type, from json: JSONValue, path: CodingPathNode) throws -> T {
+        try withSubtree(of: json, path: path, producedBy: "willDecode of \(T.self)") { inner in
+            try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+        }
+    }
+
+    /// Runs `body` with a decoder over a tree of its own holding `json`, at `path`, sharing this
+    /// decoder's settings and report. For JSON that a hook or transform produced.
+    ///
+    /// - Parameter producer: What produced the JSON, for the error when it cannot be read.
+    func withSubtree<R>(
+        of json: JSONValue, path: CodingPathNode, producedBy producer: @autoclosure () -> String,
+        _ body: (TreeDecoder) throws -> R
+    ) throws -> R {
         let bytes = JSONValueWriter.compactUTF8(json)
         return try bytes.withUnsafeBufferPointer { buffer in
-            let rewrittenTree: JSONTree
+            let subtree: JSONTree
             do {
-                rewrittenTree = try JSONParser.parse(buffer, options: JSONParser.Options())
+                subtree = try JSONParser.parse(buffer, options: JSONParser.Options())
             } catch {
                 throw DecodingError.dataCorrupted(
                     .init(
-                        codingPath: path.path,
-                        debugDescription: "willDecode of \(T.self) returned JSON that cannot be read.",
+                        codingPath: path.path, debugDescription: "\(producer()) returned JSON that cannot be read.",
                         underlyingError: error))
             }
-            let inner = TreeDecoder(tree: rewrittenTree, settings: settings, codingPathNode: path, userInfo: userInfo)
+            let inner = TreeDecoder(tree: subtree, settings: settings, codingPathNode: path, userInfo: userInfo)
             inner.report = report
-            return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            return try body(inner)
         }
     }
 

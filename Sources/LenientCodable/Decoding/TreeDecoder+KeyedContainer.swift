@@ -188,6 +188,9 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
+            if let plan, plan.hasTransforms, let transform = plan.transform(for: key.stringValue) {
+                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
+            }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
@@ -197,19 +200,32 @@ extension TreeDecoder {
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            let options = decoder.options
-            guard let index = valueIndex(forKey: key) else {
-                if options.defaultsMissingValues, let value = defaultValue(of: T.self) {
-                    if !isIgnored(key) {
-                        decoder.record(
-                            .defaulted, path: pathBox.appending(key), found: nil,
-                            "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
-                    }
-                    return value
+            guard let index = valueIndex(forKey: key) else { return try missingValue(type, forKey: key) }
+            return try Self.decodeFoundLeniently(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
+
+        /// A missing non-optional property: its default in lenient mode, reported unless the
+        /// property is ignored; otherwise Foundation's error.
+        private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
+            if decoder.isLenient && decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) {
+                if !isIgnored(key) {
+                    decoder.record(
+                        .defaulted, path: pathBox.appending(key), found: nil,
+                        "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
                 }
-                throw keyNotFound(key)
+                return value
             }
-            let path = pathBox.appending(key)
+            throw keyNotFound(key)
+        }
+
+        /// A present non-optional property in lenient mode: a null or unusable value takes the
+        /// type's default. `decoder` is the container's, or the decoder of a transformed value.
+        private static func decodeFoundLeniently<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let options = decoder.options
             if decoder.isNullish(at: index, for: T.self) {
                 if options.defaultsNullValues, let value = defaultValue(of: T.self) {
                     decoder.record(
@@ -241,11 +257,23 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
+            if let plan, plan.hasTransforms, let transform = plan.transform(for: key.stringValue) {
+                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
+            }
             guard let index = valueIndex(forKey: key) else { return nil }
+            return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
+
+        /// A present optional property. `decoder` is the container's, or the decoder of a
+        /// transformed value.
+        @inline(__always)
+        private static func decodeFoundOptional<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
             let kind = decoder.tree[index].kind
             if kind == .null { return nil }
-            guard decoder.isLenient else { return try body(decoder, index, pathBox.appending(key)) }
-            let path = pathBox.appending(key)
+            guard decoder.isLenient else { return try body(decoder, index, path) }
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
                 decoder.record(
                     .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
@@ -266,6 +294,72 @@ extension TreeDecoder {
                 )
                 return nil
             }
+        }
+
+        // MARK: Transforms
+
+        /// A non-optional property whose type declares a transform of its JSON: the transformed JSON
+        /// is decoded from a tree of its own, with the usual lenient treatment.
+        @inline(never)
+        private func decodeTransformedValue<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard let index = valueIndex(forKey: key) else { return try missingValue(type, forKey: key) }
+            let path = pathBox.appending(key)
+            let json: JSONValue
+            do {
+                json = try transform(decoder.tree.value(at: index))
+            } catch {
+                let failure = transformFailure(key, error: error, at: index, path: path)
+                guard decoder.isLenient, decoder.options.defaultsInvalidValues, let value = defaultValue(of: T.self)
+                else { throw failure }
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "\(TreeDecoder.reason(failure)); used the default \(TreeDecoder.describeDefault(value)).")
+                return value
+            }
+            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+                inner in
+                guard inner.isLenient else { return try body(inner, 0, path) }
+                return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
+            }
+        }
+
+        /// An optional property whose type declares a transform of its JSON.
+        @inline(never)
+        private func decodeTransformedOptional<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            guard let index = valueIndex(forKey: key) else { return nil }
+            let path = pathBox.appending(key)
+            let json: JSONValue
+            do {
+                json = try transform(decoder.tree.value(at: index))
+            } catch {
+                let failure = transformFailure(key, error: error, at: index, path: path)
+                guard decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
+                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
+                return nil
+            }
+            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+                inner in
+                try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+            }
+        }
+
+        @inline(never)
+        private func transformFailure(_ key: Key, error: any Error, at index: Int, path: CodingPathNode)
+            -> DecodingError
+        {
+            let typeName = plan?.typeName ?? "the type"
+            return DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path.path,
+                    debugDescription:
+                        "The transform of \(typeName).\(key.stringValue) cannot rewrite \(decoder.describeFound(at: index)): \(TreeDecoder.reason(error)).",
+                    underlyingError: error))
         }
 
         private func isIgnored(_ key: Key) -> Bool {

@@ -105,6 +105,8 @@ final class EncodingTree {
     /// Whether ``pendingError`` is set: a plain flag, because testing the optional error itself
     /// goes through `EncodingError`'s value witnesses on every value.
     private(set) var hasPendingError = false
+    /// Whether the settings register any converter; when not, no value looks for one.
+    let hasConverters: Bool
 
     /// The size of ``planSlots`` and ``traitSlots``, a power of two.
     static let typeSlotCount = 32
@@ -136,6 +138,8 @@ final class EncodingTree {
         static let stringKeyedDictionary = TypeTraits(rawValue: 1)
         /// Conforms to ``EncodingHooks``.
         static let hooks = TypeTraits(rawValue: 2)
+        /// Has a converter in the settings.
+        static let converted = TypeTraits(rawValue: 4)
     }
 
     /// Objects with more members than this get a hash table for key lookups; below it a linear
@@ -152,6 +156,7 @@ final class EncodingTree {
 
     init(settings: EncoderSettings) {
         self.settings = settings
+        self.hasConverters = !settings.converters.isEmpty
         switch settings.keyEncodingStrategy {
         case .convertToSnakeCase: keyMode = .snakeCase
         case .custom(let convert): keyMode = .custom(convert)

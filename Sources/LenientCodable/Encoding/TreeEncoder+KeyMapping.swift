@@ -71,6 +71,7 @@ extension EncodingTree {
         var traits: TypeTraits = []
         if type is any EncodableStringKeyedDictionary.Type { traits.insert(.stringKeyedDictionary) }
         if type is any EncodingHooks.Type { traits.insert(.hooks) }
+        if hasConverters && settings.converters.hasConverter(for: type) { traits.insert(.converted) }
         if traitSlots.isEmpty { traitSlots = Array(repeating: TraitSlot(), count: Self.typeSlotCount) }
         traitSlots[slot] = TraitSlot(type: UInt(bitPattern: ObjectIdentifier(type)), traits: traits)
         return traits

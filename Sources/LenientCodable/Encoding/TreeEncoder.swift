@@ -95,6 +95,7 @@ final class TreeEncoder: Encoder {
     ///   - fillsEmpty: Whether a value that encodes nothing becomes an empty object (true
     ///     everywhere but at the top level, where Foundation throws instead).
     func encode<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?, fillsEmpty: Bool = true) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: key) { return }
         if try encodeScalar(value, into: node, key: key) { return }
         var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
         defer { giveBack(&encoder) }
@@ -139,6 +140,28 @@ final class TreeEncoder: Encoder {
         if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
             try applyEncodingHooksSlowPath(value)
         }
+    }
+
+    /// Writes a value whose type has a converter as the JSON the converter returns; returns
+    /// `false` for the other types.
+    @inline(never)
+    func encodeConvertedSlowPath<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
+        guard tree.traits(of: T.self).contains(.converted), let converter = tree.settings.converters.converter(for: T.self)
+        else { return false }
+        let json: JSONValue
+        do {
+            json = try converter.convert(value)
+        } catch {
+            let path = codingPath + (key.map { [$0] } ?? [])
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: path,
+                    debugDescription: "The converter registered for \(T.self) cannot convert the value: \(error)",
+                    underlyingError: error))
+        }
+        try insert(json, into: node, key: key)
+        return true
     }
 
     /// Writes the types that need no encoder straight into the node; returns `false` for the rest.
@@ -316,24 +339,72 @@ final class TreeEncoder: Encoder {
 
 extension TreeEncoder: SingleValueEncodingContainer {
     func encodeNil() throws { tree.setNull(node) }
-    func encode(_ value: Bool) throws { tree.setBool(node, value) }
-    func encode(_ value: String) throws { tree.setString(node, value) }
-    func encode(_ value: Double) throws { try setFloatingPoint(value, into: node, key: nil) }
-    func encode(_ value: Float) throws { try setFloatingPoint(value, into: node, key: nil) }
-    func encode(_ value: Int) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int8) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int16) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int32) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int64) throws { tree.setInt(node, value) }
-    func encode(_ value: UInt) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt8) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt16) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt32) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt64) throws { tree.setUInt(node, value) }
+    func encode(_ value: Bool) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setBool(node, value)
+    }
+    func encode(_ value: String) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setString(node, value)
+    }
+    func encode(_ value: Double) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        try setFloatingPoint(value, into: node, key: nil)
+    }
+    func encode(_ value: Float) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        try setFloatingPoint(value, into: node, key: nil)
+    }
+    func encode(_ value: Int) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int8) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int16) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int32) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int64) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, value)
+    }
+    func encode(_ value: UInt) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt8) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt16) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt32) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt64) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, value)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func encode(_ value: Int128) throws { tree.setLiteral(node, value.description) }
+    func encode(_ value: Int128) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setLiteral(node, value.description)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func encode(_ value: UInt128) throws { tree.setLiteral(node, value.description) }
+    func encode(_ value: UInt128) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setLiteral(node, value.description)
+    }
     func encode<T: Encodable>(_ value: T) throws { try encode(value, into: node, key: nil) }
 }
 

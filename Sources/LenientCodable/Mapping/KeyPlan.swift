@@ -22,20 +22,39 @@ final class KeyPlan: @unchecked Sendable {
     private let entries: [String: Entry]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
+    /// The only properties coded, when the type names them; every other one is ignored.
+    private let codedProperties: Set<String>?
+    /// The transforms of properties' raw JSON before decoding, by property name.
+    private let transforms: [String: JSONTransform]
+    /// Whether any property has a transform; keyed containers of other types skip the lookup.
+    let hasTransforms: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     private let lock = NSLock()
 
-    private init(typeName: String, entries: [String: Entry], strategy: KeyStrategy?) {
+    private init(
+        typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
+        transforms: [String: JSONTransform]
+    ) {
         self.typeName = typeName
         self.entries = entries
         self.strategy = strategy
+        self.codedProperties = codedProperties
+        self.transforms = transforms
+        self.hasTransforms = !transforms.isEmpty
     }
 
-    /// The entry for a property, or `nil` when the mapping does not name it.
+    /// The entry for a property, or `nil` when the mapping does not name it; `.ignored` for a
+    /// property left out of the type's coded properties.
     @inline(__always)
     func entry(for propertyName: String) -> Entry? {
-        entries.isEmpty ? nil : entries[propertyName]
+        if let codedProperties, !codedProperties.contains(propertyName) { return .ignored }
+        return entries.isEmpty ? nil : entries[propertyName]
+    }
+
+    /// The transform of a property's raw JSON, if the type declares one.
+    func transform(for propertyName: String) -> JSONTransform? {
+        transforms[propertyName]
     }
 
     /// The JSON key that the type's strategy gives a property.
@@ -84,7 +103,9 @@ final class KeyPlan: @unchecked Sendable {
         guard let mapped = model as? any KeyMapping.Type else { return nil }
         let mapping = mapped.keyMapping
         let strategy = mapped.keyStrategy
-        if mapping.isEmpty && strategy == nil { return nil }
+        let codedProperties = mapped.codedProperties
+        let transforms = mapped.decodingTransforms
+        if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty { return nil }
         let typeName = String(reflecting: model)
         // Only the synthesized (or conventional) CodingKeys of the type itself list all its properties.
         let ownsKeys = isOwnCodingKeys(String(reflecting: keys), of: typeName)
@@ -111,7 +132,30 @@ final class KeyPlan: @unchecked Sendable {
             }
             entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
         }
-        return KeyPlan(typeName: typeName, entries: entries, strategy: strategy)
+        // The coded properties and transforms must name properties too, checked by the same rule.
+        var ownTransforms: [String: JSONTransform] = [:]
+        for (propertyName, transform) in transforms {
+            guard Key(stringValue: propertyName) != nil else {
+                if ownsKeys && inherited[propertyName] == nil {
+                    throw KeyMappingError(
+                        typeName: typeName, propertyName: propertyName,
+                        problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")")
+                }
+                continue
+            }
+            ownTransforms[propertyName] = transform
+        }
+        if let codedProperties, ownsKeys {
+            for propertyName in codedProperties.sorted()
+            where Key(stringValue: propertyName) == nil && inherited[propertyName] == nil {
+                throw KeyMappingError(
+                    typeName: typeName, propertyName: propertyName,
+                    problem: "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
+            }
+        }
+        return KeyPlan(
+            typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
+            transforms: ownTransforms)
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
