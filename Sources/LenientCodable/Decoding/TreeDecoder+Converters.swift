@@ -22,7 +22,9 @@ extension TreeDecoder {
     func convertedScalar<T>(
         _ type: T.Type, at index: Int, path: CodingPathNode, table: (Int, CodingPathNode) throws -> T
     ) throws -> T? {
-        guard tree[index].kind != .null, let converter = traits(of: T.self).converter else { return nil }
+        guard tree[index].kind != .null, traits(of: T.self).hasConverter,
+            let converter = options.converters.converter(for: T.self)
+        else { return nil }
         do {
             return try convert(T.self, with: converter, at: index, path: path)
         } catch {
@@ -37,7 +39,7 @@ extension TreeDecoder {
     func unwrapConvertingSlowPath<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
     ) throws -> T {
-        guard let converter = traits.converter, tree[index].kind != .null else {
+        guard tree[index].kind != .null, let converter = options.converters.converter(for: T.self) else {
             return try ownDecoding(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
         }
         // Watch the own decoding through the report, installing one when nobody asked for it.

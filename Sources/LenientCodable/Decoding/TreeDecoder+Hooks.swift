@@ -21,8 +21,9 @@ struct TypeTraits {
     var isPolymorphic: Bool
     /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
     var isKeyMapped: Bool
-    /// The converter the options register for the type, if any.
-    var converter: DecodingConverters.Converter?
+    /// Whether the options register a converter for the type. A flag rather than the converter
+    /// itself: a reference would make every copy of the traits retain and release it.
+    var hasConverter: Bool
     /// Whether the type has a converter that runs after its own decoding: every type but the
     /// standard scalars, whose converter runs as soon as the JSON is of another kind.
     var convertsAfterOwnDecoding: Bool
@@ -33,8 +34,8 @@ struct TypeTraits {
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         isKeyMapped = type is any KeyMapping.Type
-        converter = converters.converter(for: type)
-        convertsAfterOwnDecoding = converter != nil && !TypeTraits.isStandardScalar(type)
+        hasConverter = converters.converter(for: type) != nil
+        convertsAfterOwnDecoding = hasConverter && !TypeTraits.isStandardScalar(type)
         if type == Float.self {
             kind = .float
         } else if type == Int64.self {

@@ -21,6 +21,9 @@ extension TreeDecoder {
         let plan: KeyPlan?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
+        /// Whether the plan transforms any property's JSON; a stored flag, so that the other
+        /// containers test a Bool per property and do not touch the plan.
+        let hasTransforms: Bool
 
         init(decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil) {
             self.decoder = decoder
@@ -28,6 +31,7 @@ extension TreeDecoder {
             self.pathBox = pathBox
             self.plan = plan
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
+            self.hasTransforms = plan?.hasTransforms ?? false
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
@@ -188,7 +192,7 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if let plan, plan.hasTransforms, let transform = plan.transform(for: key.stringValue) {
+            if hasTransforms, let transform = plan?.transform(for: key.stringValue) {
                 return try decodeTransformedValue(type, forKey: key, transform: transform, body)
             }
             guard decoder.isLenient else {
@@ -221,6 +225,8 @@ extension TreeDecoder {
 
         /// A present non-optional property in lenient mode: a null or unusable value takes the
         /// type's default. `decoder` is the container's, or the decoder of a transformed value.
+        /// Inlined so that the common path costs no extra call.
+        @inline(__always)
         private static func decodeFoundLeniently<T>(
             _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
@@ -257,10 +263,12 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if let plan, plan.hasTransforms, let transform = plan.transform(for: key.stringValue) {
+            if hasTransforms, let transform = plan?.transform(for: key.stringValue) {
                 return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
             }
             guard let index = valueIndex(forKey: key) else { return nil }
+            // Before the path is built: most optional properties of real documents are null.
+            if decoder.tree[index].kind == .null { return nil }
             return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
         }
 

@@ -77,7 +77,7 @@ extension TreeDecoder {
         throws -> T
     {
         let traits = traits(of: T.self)
-        if hasConverters && traits.convertsAfterOwnDecoding {
+        if traits.convertsAfterOwnDecoding {  // false for every type when no converter is registered
             return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
         }
         switch traits.kind {
