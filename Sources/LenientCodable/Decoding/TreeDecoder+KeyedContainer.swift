@@ -269,7 +269,8 @@ extension TreeDecoder {
             guard let index = valueIndex(forKey: key) else { return nil }
             // Before the path is built: most optional properties of real documents are null.
             if decoder.tree[index].kind == .null { return nil }
-            return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+            return try Self.decodeFoundOptional(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
         }
 
         /// A present optional property. `decoder` is the container's, or the decoder of a

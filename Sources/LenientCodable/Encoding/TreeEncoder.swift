@@ -146,7 +146,8 @@ final class TreeEncoder: Encoder {
     /// `false` for the other types.
     @inline(never)
     func encodeConvertedSlowPath<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
-        guard tree.traits(of: T.self).contains(.converted), let converter = tree.settings.converters.converter(for: T.self)
+        guard tree.traits(of: T.self).contains(.converted),
+            let converter = tree.settings.converters.converter(for: T.self)
         else { return false }
         let json: JSONValue
         do {

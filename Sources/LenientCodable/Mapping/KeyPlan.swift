@@ -150,7 +150,8 @@ final class KeyPlan: @unchecked Sendable {
             where Key(stringValue: propertyName) == nil && inherited[propertyName] == nil {
                 throw KeyMappingError(
                     typeName: typeName, propertyName: propertyName,
-                    problem: "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
+                    problem:
+                        "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
             }
         }
         return KeyPlan(

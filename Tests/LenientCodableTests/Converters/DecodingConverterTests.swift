@@ -54,7 +54,9 @@ import Testing
 
     static let usd1250 = Money(cents: 1250, currency: "USD")
 
-    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient], [#""12.5 USD""#, #"{"amount": 12.5, "currency": "USD"}"#])
+    @Test(
+        arguments: [LenientJSONDecoder.Options.strict, .lenient],
+        [#""12.5 USD""#, #"{"amount": 12.5, "currency": "USD"}"#])
     func moneyConverterReadsBothForms(base: LenientJSONDecoder.Options, total: String) throws {
         let decoder = LenientJSONDecoder(options: Self.options(base))
         let (order, report) = try decoder.decodeWithReport(Order.self, from: #"{"total": \#(total), "paid": true}"#)
@@ -107,10 +109,13 @@ import Testing
     }
 
     @Test(arguments: [
-        BooleanCase(json: #"{"active": "T", "archived": "F"}"#, expected: Flags(active: true, archived: false), kinds: [.coerced, .coerced]),
+        BooleanCase(
+            json: #"{"active": "T", "archived": "F"}"#, expected: Flags(active: true, archived: false),
+            kinds: [.coerced, .coerced]),
         // The converter is asked before the table: to this service "yes" is not "T".
         BooleanCase(json: #"{"active": "yes"}"#, expected: Flags(active: false, archived: nil), kinds: [.coerced]),
-        BooleanCase(json: #"{"active": true, "archived": false}"#, expected: Flags(active: true, archived: false), kinds: []),
+        BooleanCase(
+            json: #"{"active": true, "archived": false}"#, expected: Flags(active: true, archived: false), kinds: []),
         // Not a string: the converter throws, and the table still reads the number.
         BooleanCase(json: #"{"active": 1}"#, expected: Flags(active: true, archived: nil), kinds: [.coerced]),
     ])
@@ -125,7 +130,8 @@ import Testing
     @Test func aBooleanConversionIsReportedWithItsConverter() throws {
         var options = LenientJSONDecoder.Options.lenient
         options.converters.register(Bool.self, Self.serviceBool(from:))
-        let (_, report) = try LenientJSONDecoder(options: options).decodeWithReport(Flags.self, from: #"{"active":"T"}"#)
+        let (_, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+            Flags.self, from: #"{"active":"T"}"#)
         #expect(
             report.issues == [
                 DecodingIssue(
@@ -156,7 +162,8 @@ import Testing
     @Test func nullNeverReachesAConverter() throws {
         var options = LenientJSONDecoder.Options.strict
         options.converters.register(Bool.self) { _ in true }
-        let flags = try LenientJSONDecoder(options: options).decode(Flags.self, from: #"{"active": false, "archived": null}"#)
+        let flags = try LenientJSONDecoder(options: options).decode(
+            Flags.self, from: #"{"active": false, "archived": null}"#)
         #expect(flags == Flags(active: false, archived: nil))
         let error = try #require(throws: DecodingError.self) {
             try LenientJSONDecoder(options: options).decode(Flags.self, from: #"{"active": null}"#)
@@ -174,7 +181,8 @@ import Testing
     @Test func aThrowingConverterFailsStrictWithThePathAndItsError() throws {
         let decoder = LenientJSONDecoder(options: Self.options(.strict))
         let error = try #require(throws: DecodingError.self) {
-            try decoder.decode([Order].self, from: #"[{"total": "12.5 USD", "paid": true}, {"total": "lots", "paid": true}]"#)
+            try decoder.decode(
+                [Order].self, from: #"[{"total": "12.5 USD", "paid": true}, {"total": "lots", "paid": true}]"#)
         }
         guard case .dataCorrupted(let context) = error else {
             Issue.record("Expected dataCorrupted, got \(error)")

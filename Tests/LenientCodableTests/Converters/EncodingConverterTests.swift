@@ -33,7 +33,8 @@ import Testing
     @Test func convertersWriteTheirTypes() throws {
         let order = Order(total: Money(cents: 1250, currency: "USD"), paid: true, flags: [false, true], small: 3)
         let data = try Self.encoder().encode(order)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"flags":["F","T"],"paid":"T","small":3,"total":"12.5 USD"}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"{"flags":["F","T"],"paid":"T","small":3,"total":"12.5 USD"}"#)
     }
 
     @Test func theInverseConvertersRoundTrip() throws {
