@@ -52,6 +52,25 @@ struct TypeTraits {
     }
 }
 
+extension TypeTraits {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: TypeTraits] = [:]
+
+    /// The traits of a type from the process-wide cache, so that the runtime's conformance
+    /// checks run once per type and process rather than once per decode.
+    static func shared(for type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
+        lock.lock()
+        let cached = cache[id]
+        lock.unlock()
+        if let cached { return cached }
+        let traits = TypeTraits(of: type)
+        lock.lock()
+        cache[id] = traits
+        lock.unlock()
+        return traits
+    }
+}
+
 extension TreeDecoder {
     /// The first words of the message of a rejection, which tells rejections from other failures.
     static let rejectionPrefix = "Rejected by "
@@ -73,7 +92,7 @@ extension TreeDecoder {
             lastTraitsIndex = position
             return traitsTable[position].traits
         }
-        let traits = TypeTraits(of: type)
+        let traits = TypeTraits.shared(for: type, id: id)
         traitsTable.append((id, traits))
         lastTraitsIndex = traitsTable.count - 1
         return traits
