@@ -452,7 +452,8 @@ extension JSONTree {
         let text: StaticString = "null"
         let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return JSONTree(
-            input: input, nodes: [JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)], isJSON5: false)
+            input: input, nodes: NodeStorage([JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)]),
+            isJSON5: false)
     }
 }
 
