@@ -12,7 +12,9 @@ extension TreeDecoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: TreeDecoder
         let objectIndex: Int
-        let codingPathNode: CodingPathNode
+        /// The container's own path; its members' paths refer to it.
+        let pathBox: PathBox
+        var codingPathNode: CodingPathNode { pathBox.node }
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
         /// The model's key mapping, when it has one.
@@ -20,10 +22,10 @@ extension TreeDecoder {
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
 
-        init(decoder: TreeDecoder, objectIndex: Int, codingPathNode: CodingPathNode, plan: KeyPlan? = nil) {
+        init(decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil) {
             self.decoder = decoder
             self.objectIndex = objectIndex
-            self.codingPathNode = codingPathNode
+            self.pathBox = pathBox
             self.plan = plan
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
@@ -31,7 +33,7 @@ extension TreeDecoder {
                 convertedKeys = nil
             default:
                 convertedKeys = KeyedContainer.convertKeys(
-                    decoder: decoder, objectIndex: objectIndex, path: codingPathNode)
+                    decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
             }
         }
 
@@ -128,7 +130,7 @@ extension TreeDecoder {
             let spell = { (path: [KeyBytes]) in "\"" + path.map(\.text).joined(separator: ".") + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
-                .keyFallback, path: codingPathNode.appending(key),
+                .keyFallback, path: pathBox.appending(key),
                 message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
         }
 
@@ -187,7 +189,7 @@ extension TreeDecoder {
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             guard decoder.isLenient else {
-                return try body(decoder, try requireValueIndex(forKey: key), codingPathNode.appending(key))
+                return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
             return try decodeValueLeniently(type, forKey: key, body)
         }
@@ -200,14 +202,14 @@ extension TreeDecoder {
                 if options.defaultsMissingValues, let value = defaultValue(of: T.self) {
                     if !isIgnored(key) {
                         decoder.record(
-                            .defaulted, path: codingPathNode.appending(key), found: nil,
+                            .defaulted, path: pathBox.appending(key), found: nil,
                             "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
                     }
                     return value
                 }
                 throw keyNotFound(key)
             }
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
                 if options.defaultsNullValues, let value = defaultValue(of: T.self) {
                     decoder.record(
@@ -242,8 +244,8 @@ extension TreeDecoder {
             guard let index = valueIndex(forKey: key) else { return nil }
             let kind = decoder.tree[index].kind
             if kind == .null { return nil }
-            guard decoder.isLenient else { return try body(decoder, index, codingPathNode.appending(key)) }
-            let path = codingPathNode.appending(key)
+            guard decoder.isLenient else { return try body(decoder, index, pathBox.appending(key)) }
+            let path = pathBox.appending(key)
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
                 decoder.record(
                     .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
@@ -357,14 +359,14 @@ extension TreeDecoder {
                             "Cannot get nested keyed container -- no value found for key \(key) (\"\(key.stringValue)\")"
                     ))
             }
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             let node = decoder.tree[index]
             guard node.kind == .object else {
                 throw decoder.containerMismatch(
                     node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
             }
             return KeyedDecodingContainer(
-                KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, codingPathNode: path))
+                KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, pathBox: PathBox(path)))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -377,13 +379,13 @@ extension TreeDecoder {
                             "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"
                     ))
             }
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             let node = decoder.tree[index]
             guard node.kind == .array else {
                 throw decoder.containerMismatch(
                     node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
             }
-            return UnkeyedContainer(decoder: decoder, arrayIndex: index, codingPathNode: path)
+            return UnkeyedContainer(decoder: decoder, arrayIndex: index, pathBox: PathBox(path))
         }
 
         func superDecoder() throws -> any Decoder {
@@ -402,7 +404,7 @@ extension TreeDecoder {
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.
         private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) throws -> any Decoder {
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             guard let valueIndex else {
                 return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
             }
