@@ -6,27 +6,31 @@
  hold at least one converter (`TreeDecoder.hasConverters`), and then only for the types that have
  one, found once per type and decode in `TypeTraits`.
 
- Standard scalars (Bool, String, integers, Double, Float, Decimal) call `convertedScalar` from the
+ Standard scalars (Bool, String, integers, Double, Float, Decimal) call `convertScalar` from the
  branch of their unwrapping that handles JSON of another kind, before the coercion table. Every
  other type goes through `unwrapConvertingSlowPath`: its own decoding first, watched through the
  report, then the converter when that decoding failed or forgave anything.
  */
 
 extension TreeDecoder {
+    /// Whether a standard scalar's JSON of another kind goes to the converter registered for its
+    /// type: the type has one and the JSON is not `null`. Not generic, so that the unwrapping
+    /// functions that call it mention no `T?`.
+    func hasScalarConverter(_ type: Any.Type, at index: Int) -> Bool {
+        tree[index].kind != .null && traits(of: type).hasConverter
+    }
+
     /// The value of a standard scalar whose JSON is of another kind, from the converter registered
-    /// for its type; `nil` when the type has none.
+    /// for its type; when the converter throws, the coercion table's rule (in lenient mode).
     ///
-    /// - Parameter table: The coercion table's rule for the type, tried when the converter throws.
+    /// - Parameter table: The coercion table's rule for the type.
     /// - Throws: The converter's failure when neither it nor the table can read the value.
     @inline(never)
-    func convertedScalar<T>(
+    func convertScalar<T>(
         _ type: T.Type, at index: Int, path: CodingPathNode, table: (Int, CodingPathNode) throws -> T
-    ) throws -> T? {
-        guard tree[index].kind != .null, traits(of: T.self).hasConverter,
-            let converter = options.converters.converter(for: T.self)
-        else { return nil }
+    ) throws -> T {
         do {
-            return try convert(T.self, with: converter, at: index, path: path)
+            return try convert(T.self, at: index, path: path)
         } catch {
             if isLenient, let value = try? table(index, path) { return value }
             throw error
@@ -39,7 +43,7 @@ extension TreeDecoder {
     func unwrapConvertingSlowPath<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
     ) throws -> T {
-        guard tree[index].kind != .null, let converter = options.converters.converter(for: T.self) else {
+        guard tree[index].kind != .null else {
             return try ownDecoding(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
         }
         // Watch the own decoding through the report, installing one when nobody asked for it.
@@ -61,7 +65,7 @@ extension TreeDecoder {
         collector.issues.removeSubrange(mark...)
         report = savedReport
         do {
-            return try convert(T.self, with: converter, at: index, path: path)
+            return try convert(T.self, at: index, path: path)
         } catch let converterError {
             switch own {
             case .success(let value):
@@ -95,13 +99,11 @@ extension TreeDecoder {
     }
 
     /// Calls a converter on the value's JSON and reports the conversion.
-    private func convert<T>(
-        _ type: T.Type, with converter: DecodingConverters.Converter, at index: Int, path: CodingPathNode
-    ) throws -> T {
+    private func convert<T>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T {
         let value: T
         do {
             // Registered under T's identifier, so the registration converts to T.
-            guard let typed = converter as? DecodingConverters.TypedConverter<T> else {
+            guard let typed = options.converters.converter(for: T.self) as? DecodingConverters.TypedConverter<T> else {
                 throw DecodingError.typeMismatch(
                     T.self, .init(codingPath: path.path, debugDescription: "The converter produces another type."))
             }

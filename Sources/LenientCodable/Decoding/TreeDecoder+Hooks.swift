@@ -21,21 +21,20 @@ struct TypeTraits {
     var isPolymorphic: Bool
     /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
     var isKeyMapped: Bool
-    /// Whether the options register a converter for the type. A flag rather than the converter
-    /// itself: a reference would make every copy of the traits retain and release it.
-    var hasConverter: Bool
+    /// Whether the decode's options register a converter for the type. A flag rather than the
+    /// converter itself: a reference would make every copy of the traits retain and release it.
+    /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
+    var hasConverter = false
     /// Whether the type has a converter that runs after its own decoding: every type but the
     /// standard scalars, whose converter runs as soon as the JSON is of another kind.
-    var convertsAfterOwnDecoding: Bool
+    var convertsAfterOwnDecoding = false
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
-    init(of type: Any.Type, converters: DecodingConverters) {
+    init(of type: Any.Type) {
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         isKeyMapped = type is any KeyMapping.Type
-        hasConverter = converters.converter(for: type) != nil
-        convertsAfterOwnDecoding = hasConverter && !TypeTraits.isStandardScalar(type)
         if type == Float.self {
             kind = .float
         } else if type == Int64.self {
@@ -59,10 +58,38 @@ struct TypeTraits {
         }
     }
 
+    /// The traits with the converter facts of one decode's options; converters belong to an
+    /// options value, so they cannot live in the process-wide cache.
+    func withConverters(_ converters: DecodingConverters, for type: Any.Type) -> TypeTraits {
+        var traits = self
+        traits.hasConverter = converters.converter(for: type) != nil
+        traits.convertsAfterOwnDecoding = traits.hasConverter && !TypeTraits.isStandardScalar(type)
+        return traits
+    }
+
     /// The types whose converter runs whenever the JSON is not of their own kind.
     private static func isStandardScalar(_ type: Any.Type) -> Bool {
         type == Bool.self || type == String.self || type == Double.self || type == Float.self
             || type == Decimal.self || type is any FixedWidthInteger.Type
+    }
+}
+
+extension TypeTraits {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: TypeTraits] = [:]
+
+    /// The traits of a type from the process-wide cache, so that the runtime's conformance
+    /// checks run once per type and process rather than once per decode.
+    static func shared(for type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
+        lock.lock()
+        let cached = cache[id]
+        lock.unlock()
+        if let cached { return cached }
+        let traits = TypeTraits(of: type)
+        lock.lock()
+        cache[id] = traits
+        lock.unlock()
+        return traits
     }
 }
 
@@ -87,7 +114,8 @@ extension TreeDecoder {
             lastTraitsIndex = position
             return traitsTable[position].traits
         }
-        let traits = TypeTraits(of: type, converters: options.converters)
+        var traits = TypeTraits.shared(for: type, id: id)
+        if hasConverters { traits = traits.withConverters(options.converters, for: type) }
         traitsTable.append((id, traits))
         lastTraitsIndex = traitsTable.count - 1
         return traits

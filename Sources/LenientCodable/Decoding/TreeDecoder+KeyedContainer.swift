@@ -76,7 +76,13 @@ extension TreeDecoder {
         /// The node of the value for a key, or `nil` when the object has no such member.
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
-            let index = plan == nil && !matchesLoosely ? exactValueIndex(forKey: key) : valueIndexSlowPath(forKey: key)
+            let index: Int?
+            if plan == nil {
+                // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
+                index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexSlowPath(forKey: key) : nil)
+            } else {
+                index = valueIndexSlowPath(forKey: key)
+            }
             if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
             return index
         }
@@ -204,57 +210,72 @@ extension TreeDecoder {
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            guard let index = valueIndex(forKey: key) else { return try missingValue(type, forKey: key) }
+            // The rare cases live in their own functions: in unspecialized generic code, merely
+            // mentioning `T?` here would look up its metadata on every call.
+            guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
             return try Self.decodeFoundLeniently(
-                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
-        }
-
-        /// A missing non-optional property: its default in lenient mode, reported unless the
-        /// property is ignored; otherwise Foundation's error.
-        private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
-            if decoder.isLenient && decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) {
-                if !isIgnored(key) {
-                    decoder.record(
-                        .defaulted, path: pathBox.appending(key), found: nil,
-                        "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
-                }
-                return value
-            }
-            throw keyNotFound(key)
+                T.self, decoder: decoder, index: index, path: pathBox.appending(key), body)
         }
 
         /// A present non-optional property in lenient mode: a null or unusable value takes the
-        /// type's default. `decoder` is the container's, or the decoder of a transformed value.
-        /// Inlined so that the common path costs no extra call.
+        /// type's default. `decoder` is the container's, or the decoder of a transformed value;
+        /// inlined, so that the common path costs no extra call.
         @inline(__always)
         private static func decodeFoundLeniently<T>(
             _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            let options = decoder.options
             if decoder.isNullish(at: index, for: T.self) {
-                if options.defaultsNullValues, let value = defaultValue(of: T.self) {
-                    decoder.record(
-                        .defaulted, path: path, found: index,
-                        "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
-                    )
-                    return value
-                }
-                // Null is not an invalid value: only `defaultsNullValues` forgives it.
-                return try body(decoder, index, path)
+                return try nullValue(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
-            } catch  where options.defaultsInvalidValues {
-                guard let value = defaultValue(of: T.self) else { throw error }
-                decoder.rollbackReport(to: mark)
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
-                )
-                return value
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try invalidValue(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
             }
+        }
+
+        @inline(never)
+        private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
+                throw keyNotFound(key)
+            }
+            if !isIgnored(key) {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
+            }
+            return value
+        }
+
+        @inline(never)
+        private static func nullValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self) else {
+                // Null is not an invalid value: only `defaultsNullValues` forgives it.
+                return try body(decoder, index, path)
+            }
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value)).")
+            return value
+        }
+
+        @inline(never)
+        private static func invalidValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
+            reportMark mark: Int
+        ) throws -> T {
+            guard let value = defaultValue(of: T.self) else { throw error }
+            decoder.rollbackReport(to: mark)
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
+            )
+            return value
         }
 
         /// Decodes an optional property: in lenient mode a null-like string or an unusable value
@@ -314,7 +335,10 @@ extension TreeDecoder {
             _ type: T.Type, forKey key: Key, transform: JSONTransform,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            guard let index = valueIndex(forKey: key) else { return try missingValue(type, forKey: key) }
+            guard let index = valueIndex(forKey: key) else {
+                guard decoder.isLenient else { throw keyNotFound(key) }
+                return try missingValue(T.self, forKey: key)
+            }
             let path = pathBox.appending(key)
             let json: JSONValue
             do {
@@ -532,7 +556,8 @@ extension JSONTree {
         let text: StaticString = "null"
         let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return JSONTree(
-            input: input, nodes: [JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)], isJSON5: false)
+            input: input, nodes: NodeStorage([JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)]),
+            isJSON5: false)
     }
 }
 

@@ -136,10 +136,18 @@ extension TreeDecoder {
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
-            rollbackReport(to: mark)
-            if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
-            throw error
+            return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
+    }
+
+    /// The coercion table's second chances, apart so that the hot path never mentions `T?`.
+    @inline(never)
+    private func secondChance<T: Decodable>(
+        _ type: T.Type, after error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+    ) throws -> T {
+        rollbackReport(to: mark)
+        if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+        throw error
     }
 
     /// Returns a value as the generic type it is already known to be, without a dynamic cast.
@@ -194,10 +202,8 @@ extension TreeDecoder {
         case .true: return true
         case .false: return false
         default:
-            if hasConverters,
-                let value = try convertedScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
-            {
-                return value
+            if hasConverters && hasScalarConverter(Bool.self, at: index) {
+                return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
             }
             if isLenient { return try coerceBool(at: index, path: path) }
             throw typeMismatch(Bool.self, at: index, path: path)
@@ -206,10 +212,8 @@ extension TreeDecoder {
 
     func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
         guard tree[index].kind == .string else {
-            if hasConverters,
-                let value = try convertedScalar(String.self, at: index, path: path, table: coerceString(at:path:))
-            {
-                return value
+            if hasConverters && hasScalarConverter(String.self, at: index) {
+                return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
             }
             if isLenient { return try coerceString(at: index, path: path) }
             throw typeMismatch(String.self, at: index, path: path)
@@ -220,10 +224,8 @@ extension TreeDecoder {
     func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
         let node = tree[index]
         guard node.kind == .number else {
-            if hasConverters,
-                let value = try convertedScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
-            {
-                return value
+            if hasConverters && hasScalarConverter(T.self, at: index) {
+                return try convertScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
             }
             if isLenient { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
@@ -317,10 +319,8 @@ extension TreeDecoder {
             if text == negativeInfinity { return -.infinity }
             if text == nan { return .nan }
         }
-        if hasConverters,
-            let value = try convertedScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
-        {
-            return value
+        if hasConverters && hasScalarConverter(T.self, at: index) {
+            return try convertScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
         }
         if isLenient { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
@@ -329,10 +329,8 @@ extension TreeDecoder {
     func unwrapDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
         let node = tree[index]
         guard node.kind == .number else {
-            if hasConverters,
-                let value = try convertedScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
-            {
-                return value
+            if hasConverters && hasScalarConverter(Decimal.self, at: index) {
+                return try convertScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
             }
             if isLenient { return try coerceDecimal(at: index, path: path) }
             throw typeMismatch(Decimal.self, at: index, path: path)
