@@ -15,9 +15,11 @@
 extension TreeDecoder {
     /// Whether a standard scalar's JSON of another kind goes to the converter registered for its
     /// type: the type has one and the JSON is not `null`. Not generic, so that the unwrapping
-    /// functions that call it mention no `T?`.
+    /// functions that call it mention no `T?`; and reading only constants (not the traits table),
+    /// so that the loops that inline those functions keep their exclusivity checks optimized away.
+    @inline(never)
     func hasScalarConverter(_ type: Any.Type, at index: Int) -> Bool {
-        tree[index].kind != .null && traits(of: type).hasConverter
+        tree[index].kind != .null && options.converters.converter(for: type) != nil
     }
 
     /// The value of a standard scalar whose JSON is of another kind, from the converter registered
@@ -41,8 +43,10 @@ extension TreeDecoder {
     /// when that failed or had to forgive something, then the coercion table's second chances.
     @inline(never)
     func unwrapConvertingSlowPath<T: Decodable>(
-        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
+        // The traits of the type's own decoding, without the `.converted` kind of this decode.
+        let traits = TypeTraits.shared(for: T.self, id: ObjectIdentifier(T.self))
         guard tree[index].kind != .null else {
             return try ownDecoding(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
         }
@@ -91,7 +95,7 @@ extension TreeDecoder {
             return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
         case .collection(let collectionType) where tree[index].kind == .array:
             return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
-        default:
+        case .model, .float, .int64, .decimal, .jsonValue, .stringKeyedDictionary, .collection, .converted:
             let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value

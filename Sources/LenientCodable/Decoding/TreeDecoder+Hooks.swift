@@ -14,6 +14,10 @@ struct TypeTraits {
         case stringKeyedDictionary(any StringKeyedDictionaryDecodable.Type)
         /// An array or set, read straight from the array's elements.
         case collection(any LenientCollection.Type)
+        /// A type that is not a standard scalar and has a converter in the decode's options: its
+        /// own decoding, then the converter. A case of its own, so that testing for it costs the
+        /// other types nothing: the switch on the kind takes it like any other.
+        case converted
     }
 
     var kind: Kind
@@ -25,9 +29,6 @@ struct TypeTraits {
     /// converter itself: a reference would make every copy of the traits retain and release it.
     /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
     var hasConverter = false
-    /// Whether the type has a converter that runs after its own decoding: every type but the
-    /// standard scalars, whose converter runs as soon as the JSON is of another kind.
-    var convertsAfterOwnDecoding = false
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
@@ -63,7 +64,8 @@ struct TypeTraits {
     func withConverters(_ converters: DecodingConverters, for type: Any.Type) -> TypeTraits {
         var traits = self
         traits.hasConverter = converters.converter(for: type) != nil
-        traits.convertsAfterOwnDecoding = traits.hasConverter && !TypeTraits.isStandardScalar(type)
+        // The standard scalars call their converter from their own unwrapping, on JSON of another kind.
+        if traits.hasConverter && !TypeTraits.isStandardScalar(type) { traits.kind = .converted }
         return traits
     }
 

@@ -198,9 +198,7 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if hasTransforms, let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
-            }
+            if hasTransforms { return try decodeValueOfTransformingType(type, forKey: key, body) }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
@@ -213,14 +211,22 @@ extension TreeDecoder {
             // The rare cases live in their own functions: in unspecialized generic code, merely
             // mentioning `T?` here would look up its metadata on every call.
             guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
-            return try Self.decodeFoundLeniently(
-                T.self, decoder: decoder, index: index, path: pathBox.appending(key), body)
+            let path = pathBox.appending(key)
+            if decoder.isNullish(at: index, for: T.self) {
+                return try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
+            }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try Self.invalidValue(
+                    T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+            }
         }
 
-        /// A present non-optional property in lenient mode: a null or unusable value takes the
-        /// type's default. `decoder` is the container's, or the decoder of a transformed value;
-        /// inlined, so that the common path costs no extra call.
-        @inline(__always)
+        /// A present non-optional property of a transformed value in lenient mode, as
+        /// ``decodeValueLeniently(_:forKey:_:)`` treats the others: a null or unusable value takes
+        /// the type's default.
         private static func decodeFoundLeniently<T>(
             _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
@@ -284,9 +290,7 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if hasTransforms, let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
-            }
+            if hasTransforms { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
             guard let index = valueIndex(forKey: key) else { return nil }
             // Before the path is built: most optional properties of real documents are null.
             if decoder.tree[index].kind == .null { return nil }
@@ -327,6 +331,34 @@ extension TreeDecoder {
         }
 
         // MARK: Transforms
+
+        /// A non-optional property of a type that declares transforms, apart so that the code
+        /// inlined for every property of every type stays a test of one Bool.
+        @inline(never)
+        private func decodeValueOfTransformingType<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            if let transform = plan?.transform(for: key.stringValue) {
+                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
+            }
+            guard decoder.isLenient else {
+                return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
+            }
+            return try decodeValueLeniently(type, forKey: key, body)
+        }
+
+        /// An optional property of a type that declares transforms.
+        @inline(never)
+        private func decodeOptionalOfTransformingType<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            if let transform = plan?.transform(for: key.stringValue) {
+                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
+            }
+            guard let index = valueIndex(forKey: key) else { return nil }
+            return try Self.decodeFoundOptional(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
 
         /// A non-optional property whose type declares a transform of its JSON: the transformed JSON
         /// is decoded from a tree of its own, with the usual lenient treatment.

@@ -77,9 +77,6 @@ extension TreeDecoder {
         throws -> T
     {
         let traits = traits(of: T.self)
-        if traits.convertsAfterOwnDecoding {  // false for every type when no converter is registered
-            return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
-        }
         switch traits.kind {
         case .model:
             break
@@ -100,6 +97,8 @@ extension TreeDecoder {
             if tree[index].kind == .array {
                 return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
             }
+        case .converted:
+            return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent)
         }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
