@@ -17,6 +17,8 @@ extension TreeDecoder {
         var codingPathNode: CodingPathNode { pathBox.node }
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
+        /// Whether JSON keys are converted from snake case (compared without a table).
+        let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one.
         let plan: KeyPlan?
         /// Whether a key missing exactly may be found ignoring case and separators.
@@ -35,7 +37,13 @@ extension TreeDecoder {
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
+                convertsFromSnakeCase = false
+            case .convertFromSnakeCase:
+                // Compared key by key as they are converted: no table per object.
+                convertedKeys = nil
+                convertsFromSnakeCase = true
             default:
+                convertsFromSnakeCase = false
                 convertedKeys = KeyedContainer.convertKeys(
                     decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
             }
@@ -92,6 +100,9 @@ extension TreeDecoder {
         private func exactValueIndex(forKey key: Key) -> Int? {
             if let convertedKeys { return convertedKeys[key.stringValue] }
             var name = key.stringValue
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
@@ -558,6 +569,9 @@ extension TreeDecoder {
         private func valueIndex(forKeyName name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
