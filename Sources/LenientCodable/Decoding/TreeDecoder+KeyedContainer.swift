@@ -23,9 +23,6 @@ extension TreeDecoder {
         let plan: KeyPlan?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
-        /// Whether the plan transforms any property's JSON; a stored flag, so that the other
-        /// containers test a Bool per property and do not touch the plan.
-        let hasTransforms: Bool
 
         init(decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil) {
             self.decoder = decoder
@@ -33,7 +30,6 @@ extension TreeDecoder {
             self.pathBox = pathBox
             self.plan = plan
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
-            self.hasTransforms = plan?.hasTransforms ?? false
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
@@ -209,7 +205,7 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if hasTransforms { return try decodeValueOfTransformingType(type, forKey: key, body) }
+            if plan?.hasTransforms == true { return try decodeValueOfTransformingType(type, forKey: key, body) }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
@@ -224,15 +220,30 @@ extension TreeDecoder {
             guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                return try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
+                return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
             } catch  where decoder.options.defaultsInvalidValues {
-                return try Self.invalidValue(
-                    T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+                return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
             }
+        }
+
+        // The container's own decoder, in the hot path's calling convention.
+
+        @inline(never)
+        private func nullValue<T>(
+            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
+        }
+
+        @inline(never)
+        private func invalidValue<T>(
+            _ type: T.Type, error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+        ) throws -> T {
+            try Self.invalidValue(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
         }
 
         /// A present non-optional property of a transformed value in lenient mode, as
@@ -301,7 +312,7 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if hasTransforms { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
+            if plan?.hasTransforms == true { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
             guard let index = valueIndex(forKey: key) else { return nil }
             // Before the path is built: most optional properties of real documents are null.
             if decoder.tree[index].kind == .null { return nil }
