@@ -246,9 +246,7 @@ struct JSONWriter {
 extension JSONWriter {
     /// Writes a node of the tree and everything under it.
     mutating func write(_ tree: EncodingTree, node: Int32) throws(DepthExceeded) {
-        try tree.nodes.withUnsafeBufferPointer { nodes throws(DepthExceeded) in
-            try write(nodes, node: node, depth: 0)
-        }
+        try write(UnsafeBufferPointer(start: tree.nodes, count: tree.nodeCount), node: node, depth: 0)
     }
 
     /// Writes a scalar node; containers are written by the caller.
