@@ -153,6 +153,8 @@ final class EncodingTree {
     struct TraitSlot {
         var type: UInt = 0
         var traits: TypeTraits = []
+        /// The type's conformance when the encoder writes it itself: an array or `[String: T]`.
+        var collection: (any EncodableCollection.Type)?
     }
 
     /// Keeps the first error found where the encoder cannot throw.
@@ -165,8 +167,6 @@ final class EncodingTree {
     /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per call.
     struct TypeTraits: OptionSet {
         let rawValue: UInt8
-        /// `[String: Value]`, whose keys are written as they are.
-        static let stringKeyedDictionary = TypeTraits(rawValue: 1)
         /// Conforms to ``EncodingHooks``.
         static let hooks = TypeTraits(rawValue: 2)
     }

@@ -77,23 +77,25 @@ struct JSONWriter {
 
     /// Writes a finite `Double` as `JSONEncoder` does.
     mutating func writeDouble(_ value: Double) {
-        writeFloatingPointDescription(value.description)
+        let start = bytes.count
+        // The same text as `description`, streamed into the buffer without making a `String`
+        // (see the `TextOutputStream` conformance below).
+        value.write(to: &self)
+        dropTrailingPointZero(from: start)
     }
 
     /// Writes a finite `Float` as `JSONEncoder` does: its own shortest text, not the `Double`'s.
     mutating func writeFloat(_ value: Float) {
-        writeFloatingPointDescription(value.description)
+        let start = bytes.count
+        value.write(to: &self)
+        dropTrailingPointZero(from: start)
     }
 
-    private mutating func writeFloatingPointDescription(_ description: String) {
-        var text = description
-        text.withUTF8 { utf8 in
-            // "1.0" is written "1"; "1e-07" and "0.5" are written as they are.
-            if utf8.count > 2, utf8[utf8.count - 2] == UInt8(ascii: "."), utf8[utf8.count - 1] == UInt8(ascii: "0") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(utf8.count - 2)]))
-            } else {
-                bytes.append(contentsOf: utf8)
-            }
+    /// "1.0" is written "1"; "1e-07" and "0.5" are written as they are.
+    private mutating func dropTrailingPointZero(from start: Int) {
+        let end = bytes.count
+        if end - start > 2, bytes[end - 2] == UInt8(ascii: "."), bytes[end - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
         }
     }
 
@@ -238,6 +240,23 @@ struct JSONWriter {
                 return left.count < right.count
             }
         }
+    }
+}
+
+// MARK: - Number text
+
+/// The stream that floating-point numbers write their text to: the standard library hands
+/// `write(to:)` the ASCII digits of `description` through `_writeASCII`, so numbers go into the
+/// buffer without a `String` (and its allocation, for texts over 15 bytes) per number.
+/// Unescaped: only number text comes this way.
+extension JSONWriter: TextOutputStream {
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }
 

@@ -58,20 +58,21 @@ extension EncodingTree {
         return plan
     }
 
-    /// Whether a type is a `[String: Value]` dictionary or has hooks; looked up once per type and call.
+    /// Whether a type is an array or a `[String: Value]` dictionary, or has hooks; looked up
+    /// once per type and call.
     @inline(__always)
-    func traits(of type: Any.Type) -> TypeTraits {
+    func traits(of type: Any.Type) -> TraitSlot {
         let address = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Self.slot(address, 0)
-        if traitSlots[slot].type == address { return traitSlots[slot].traits }
+        if traitSlots[slot].type == address { return traitSlots[slot] }
         return traitsSlowPath(of: type, slot: slot)
     }
 
     @inline(never)
-    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TypeTraits {
-        let traits = TypeTraits.shared(for: type)
-        traitSlots[slot] = TraitSlot(type: UInt(bitPattern: ObjectIdentifier(type)), traits: traits)
-        return traits
+    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TraitSlot {
+        let entry = TraitSlot.shared(for: type)
+        traitSlots[slot] = entry
+        return entry
     }
 
     /// The table slot of a pair of type addresses. Metadata is at least 8-byte aligned, so the
@@ -82,25 +83,25 @@ extension EncodingTree {
     }
 }
 
-extension EncodingTree.TypeTraits {
+extension EncodingTree.TraitSlot {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: EncodingTree.TypeTraits] = [:]
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: EncodingTree.TraitSlot] = [:]
 
     /// The traits of a type from the process-wide cache, so that the runtime's conformance
     /// checks run once per type and process rather than once per encode.
-    static func shared(for type: Any.Type) -> EncodingTree.TypeTraits {
+    static func shared(for type: Any.Type) -> EncodingTree.TraitSlot {
         let id = ObjectIdentifier(type)
         lock.lock()
         let cached = cache[id]
         lock.unlock()
         if let cached { return cached }
-        var traits: EncodingTree.TypeTraits = []
-        if type is any EncodableStringKeyedDictionary.Type { traits.insert(.stringKeyedDictionary) }
-        if type is any EncodingHooks.Type { traits.insert(.hooks) }
+        var entry = EncodingTree.TraitSlot(type: UInt(bitPattern: id))
+        entry.collection = type as? any EncodableCollection.Type
+        if type is any EncodingHooks.Type { entry.traits.insert(.hooks) }
         lock.lock()
-        cache[id] = traits
+        cache[id] = entry
         lock.unlock()
-        return traits
+        return entry
     }
 }
 
