@@ -23,7 +23,7 @@ struct JSONWriter {
     let escapesSlashes: Bool
     private var indentLevel = 0
     /// Scratch space for sorting members: each object sorts its slice at the end, then drops it.
-    private var sortBuffer: [Int32] = []
+    private var sortBuffer: [SortEntry] = []
     /// The nesting level at which ``open(_:depth:)`` throws; unlimited for debug descriptions.
     var depthLimit = Self.maximumDepth
 
@@ -225,6 +225,31 @@ struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// A member to sort: its node and the first eight bytes of its key, big-endian and padded
+    /// with zeros, so that most comparisons are one integer comparison.
+    struct SortEntry {
+        var prefix: UInt64
+        var node: Int32
+    }
+
+    /// The first eight UTF-8 bytes of a key as a big-endian number, padded with zero bytes.
+    ///
+    /// Two keys whose prefixes differ are in the order of their prefixes: at the first byte where
+    /// the prefixes differ, either both keys have that byte, or the shorter key has ended there
+    /// (a zero of padding against a byte of the other key that is not zero, or the prefixes would
+    /// not differ there) and sorts first, as it does in byte order. Equal prefixes need the whole
+    /// comparison.
+    static func sortPrefix(of key: String) -> UInt64 {
+        key.utf8.withContiguousStorageIfAvailable { utf8 in
+            var prefix: UInt64 = 0
+            let count = min(utf8.count, 8)
+            for index in 0..<count {
+                prefix |= UInt64(utf8[index]) &<< UInt64(56 - 8 * index)
+            }
+            return prefix
+        } ?? 0
+    }
+
     /// Whether one key sorts before another under `.sortedKeys`: UTF-8 byte order, which is
     /// what the toolchain's Foundation uses (not a numeric or case-insensitive comparison).
     static func keyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
@@ -310,13 +335,16 @@ extension JSONWriter {
                 let start = sortBuffer.count
                 var child = current.pointee.firstChild
                 while child >= 0 {
-                    sortBuffer.append(child)
+                    sortBuffer.append(SortEntry(prefix: Self.sortPrefix(of: base[Int(child)].key), node: child))
                     child = base[Int(child)].nextSibling
                 }
                 let end = sortBuffer.count
-                sortBuffer[start..<end].sort { Self.keyPrecedes(base[Int($0)].key, base[Int($1)].key) }
+                sortBuffer[start..<end].sort { lhs, rhs in
+                    if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
+                    return Self.keyPrecedes(base[Int(lhs.node)].key, base[Int(rhs.node)].key)
+                }
                 for position in start..<end {
-                    let member = sortBuffer[position]
+                    let member = sortBuffer[position].node
                     beginElement(isFirst: position == start)
                     writeKey(base[Int(member)].key)
                     try write(nodes, node: member, depth: depth + 1)
