@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /*
  The encoder's intermediate tree: every JSON value an encode call produces is one `EncodedNode`
  in a single flat array, linked by 32-bit indices instead of references, so that encoding a
@@ -195,7 +197,7 @@ final class EncodingTree {
         for (key, value) in settings.userInfo { userInfo[key] = value }
         self.userInfo = userInfo
         let capacity = 64
-        let nodes = UnsafeMutablePointer<EncodedNode>.allocate(capacity: capacity)
+        let nodes = Self.allocateNodes(capacity: capacity)
         nodes.initialize(to: EncodedNode())
         state = .allocate(capacity: 1)
         state.initialize(
@@ -211,7 +213,7 @@ final class EncodingTree {
     deinit {
         let nodes = state.pointee.nodes
         nodes.deinitialize(count: state.pointee.count)
-        nodes.deallocate()
+        free(nodes)
         state.deinitialize(count: 1)
         state.deallocate()
         planSlots.deinitialize(count: Self.typeSlotCount)
@@ -323,15 +325,21 @@ final class EncodingTree {
         return Int32(truncatingIfNeeded: count)
     }
 
+    /// Node storage comes from `malloc`, so that growing it is a `realloc`, which moves large
+    /// blocks by remapping pages instead of copying them. Nodes may move bit for bit: their
+    /// strings are the only references in them.
+    private static func allocateNodes(capacity: Int) -> UnsafeMutablePointer<EncodedNode> {
+        guard let memory = malloc(capacity * MemoryLayout<EncodedNode>.stride) else { fatalError("Out of memory") }
+        return memory.bindMemory(to: EncodedNode.self, capacity: capacity)
+    }
+
     @inline(never)
     private func grow() {
-        let old = state.pointee.nodes
-        let count = state.pointee.count
         let capacity = state.pointee.capacity * 2
-        let new = UnsafeMutablePointer<EncodedNode>.allocate(capacity: capacity)
-        new.moveInitialize(from: old, count: count)
-        old.deallocate()
-        state.pointee.nodes = new
+        guard let memory = realloc(state.pointee.nodes, capacity * MemoryLayout<EncodedNode>.stride) else {
+            fatalError("Out of memory")
+        }
+        state.pointee.nodes = memory.bindMemory(to: EncodedNode.self, capacity: capacity)
         state.pointee.capacity = capacity
     }
 

@@ -65,14 +65,19 @@ struct JSONWriter {
             bytes.append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
             return
         }
-        let start = bytes.count
-        var rest = value
-        while rest > 0 {
-            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
-            bytes.append(UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0"))
-            rest = quotient
+        // Digits from the right into a 20-byte scratch buffer on the stack, then one copy.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var position = 20
+            var rest = value
+            while rest > 0 {
+                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+                position -= 1
+                scratch[position] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
+                rest = quotient
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position..<20]))
         }
-        bytes[start...].reverse()
     }
 
     /// Writes a finite `Double` as `JSONEncoder` does.
