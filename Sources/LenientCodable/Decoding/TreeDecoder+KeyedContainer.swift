@@ -17,6 +17,8 @@ extension TreeDecoder {
         var codingPathNode: CodingPathNode { pathBox.node }
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
+        /// Whether JSON keys are converted from snake case (compared without a table).
+        let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one.
         let plan: KeyPlan?
         /// Whether a key missing exactly may be found ignoring case and separators.
@@ -31,7 +33,13 @@ extension TreeDecoder {
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
+                convertsFromSnakeCase = false
+            case .convertFromSnakeCase:
+                // Compared key by key as they are converted: no table per object.
+                convertedKeys = nil
+                convertsFromSnakeCase = true
             default:
+                convertsFromSnakeCase = false
                 convertedKeys = KeyedContainer.convertKeys(
                     decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
             }
@@ -72,7 +80,13 @@ extension TreeDecoder {
         /// The node of the value for a key, or `nil` when the object has no such member.
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
-            let index = plan == nil && !matchesLoosely ? exactValueIndex(forKey: key) : valueIndexSlowPath(forKey: key)
+            let index: Int?
+            if plan == nil {
+                // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
+                index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexSlowPath(forKey: key) : nil)
+            } else {
+                index = valueIndexSlowPath(forKey: key)
+            }
             if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
             return index
         }
@@ -82,6 +96,9 @@ extension TreeDecoder {
         private func exactValueIndex(forKey key: Key) -> Int? {
             if let convertedKeys { return convertedKeys[key.stringValue] }
             var name = key.stringValue
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
@@ -197,42 +214,59 @@ extension TreeDecoder {
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            let options = decoder.options
-            guard let index = valueIndex(forKey: key) else {
-                if options.defaultsMissingValues, let value = defaultValue(of: T.self) {
-                    if !isIgnored(key) {
-                        decoder.record(
-                            .defaulted, path: pathBox.appending(key), found: nil,
-                            "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
-                    }
-                    return value
-                }
-                throw keyNotFound(key)
-            }
+            // The rare cases live in their own functions: in unspecialized generic code, merely
+            // mentioning `T?` here would look up its metadata on every call.
+            guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                if options.defaultsNullValues, let value = defaultValue(of: T.self) {
-                    decoder.record(
-                        .defaulted, path: path, found: index,
-                        "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
-                    )
-                    return value
-                }
-                // Null is not an invalid value: only `defaultsNullValues` forgives it.
-                return try body(decoder, index, path)
+                return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
-            } catch  where options.defaultsInvalidValues {
-                guard let value = defaultValue(of: T.self) else { throw error }
-                decoder.rollbackReport(to: mark)
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
-                )
-                return value
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
             }
+        }
+
+        @inline(never)
+        private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
+                throw keyNotFound(key)
+            }
+            if !isIgnored(key) {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
+            }
+            return value
+        }
+
+        @inline(never)
+        private func nullValue<T>(
+            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self) else {
+                // Null is not an invalid value: only `defaultsNullValues` forgives it.
+                return try body(decoder, index, path)
+            }
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value)).")
+            return value
+        }
+
+        @inline(never)
+        private func invalidValue<T>(
+            _ type: T.Type, error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+        ) throws -> T {
+            guard let value = defaultValue(of: T.self) else { throw error }
+            decoder.rollbackReport(to: mark)
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
+            )
+            return value
         }
 
         /// Decodes an optional property: in lenient mode a null-like string or an unusable value
@@ -399,6 +433,9 @@ extension TreeDecoder {
         private func valueIndex(forKeyName name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
@@ -429,7 +466,8 @@ extension JSONTree {
         let text: StaticString = "null"
         let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return JSONTree(
-            input: input, nodes: [JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)], isJSON5: false)
+            input: input, nodes: NodeStorage([JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)]),
+            isJSON5: false)
     }
 }
 

@@ -133,10 +133,18 @@ extension TreeDecoder {
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
-            rollbackReport(to: mark)
-            if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
-            throw error
+            return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
+    }
+
+    /// The coercion table's second chances, apart so that the hot path never mentions `T?`.
+    @inline(never)
+    private func secondChance<T: Decodable>(
+        _ type: T.Type, after error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+    ) throws -> T {
+        rollbackReport(to: mark)
+        if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+        throw error
     }
 
     /// Returns a value as the generic type it is already known to be, without a dynamic cast.

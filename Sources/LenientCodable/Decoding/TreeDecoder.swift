@@ -33,6 +33,8 @@ final class TreeDecoder: Decoder {
     var lastTraitsIndex = 0
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
+    /// The plans this decode has used, searched before the process-wide cache and its lock.
+    var planTable: [(model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)] = []
 
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
@@ -157,6 +159,10 @@ final class TreeDecoder: Decoder {
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan.plan }
+        for entry in planTable where entry.model == modelID && entry.keys == keysID {
+            cachedPlan = entry
+            return entry.plan
+        }
         let plan: KeyPlan?
         do {
             plan = try KeyPlan.plan(for: model, keys: keys)
@@ -165,6 +171,7 @@ final class TreeDecoder: Decoder {
                 .init(codingPath: codingPathNode.path, debugDescription: error.description, underlyingError: error))
         }
         cachedPlan = (modelID, keysID, plan)
+        planTable.append((modelID, keysID, plan))
         return plan
     }
 }

@@ -18,7 +18,13 @@ final class KeyPlan: @unchecked Sendable {
     }
 
     let typeName: String
-    /// The entries of `keyMapping` that name a key of this coding-key type.
+    /// The entries of `keyMapping` that name a key of this coding-key type, by property name:
+    /// an open-addressing table keyed by a cheap hash of the name's UTF-8 bytes, probed on every
+    /// key lookup of the type (a `Dictionary` would run SipHash each time).
+    private let entryNames: [[UInt8]]
+    private let entryValues: [Entry]
+    private let slots: [Int32]
+    private let slotMask: Int
     private let entries: [String: Entry]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
@@ -30,12 +36,56 @@ final class KeyPlan: @unchecked Sendable {
         self.typeName = typeName
         self.entries = entries
         self.strategy = strategy
+        let names = Array(entries.keys)
+        entryNames = names.map { Array($0.utf8) }
+        entryValues = names.map { entries[$0]! }
+        var capacity = 8
+        while capacity < names.count * 2 { capacity *= 2 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        for (position, name) in entryNames.enumerated() {
+            var slot = name.withUnsafeBufferPointer { Int(truncatingIfNeeded: KeyPlan.hash($0)) } & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(position)
+        }
+        self.slots = slots
+        slotMask = capacity - 1
     }
 
     /// The entry for a property, or `nil` when the mapping does not name it.
     @inline(__always)
     func entry(for propertyName: String) -> Entry? {
-        entries.isEmpty ? nil : entries[propertyName]
+        if entryNames.isEmpty { return nil }
+        var name = propertyName
+        guard let position = name.withUTF8({ position(of: $0) }) else { return nil }
+        return entryValues[position]
+    }
+
+    private func position(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var slot = Int(truncatingIfNeeded: KeyPlan.hash(name)) & slotMask
+        while true {
+            let position = Int(slots[slot])
+            if position < 0 { return nil }
+            let candidate = entryNames[position]
+            if candidate.count == name.count
+                && candidate.withUnsafeBufferPointer({ memoryEquals($0.baseAddress!, name.baseAddress, name.count) })
+            {
+                return position
+            }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    /// A cheap hash of a short name: its length and its first and last eight bytes, mixed.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        let count = bytes.count
+        for index in 0..<min(8, count) { head = head << 8 | UInt64(bytes[index]) }
+        for index in max(0, count - 8)..<count { tail = tail << 8 | UInt64(bytes[index]) }
+        var mixed = head &* 0x9E37_79B9_7F4A_7C15 ^ tail &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)
+        mixed ^= mixed >> 29
+        return (mixed &* 0xBF58_476D_1CE4_E5B9) >> 32
     }
 
     /// The JSON key that the type's strategy gives a property.
