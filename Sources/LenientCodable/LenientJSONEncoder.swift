@@ -274,7 +274,7 @@ extension TreeEncoder {
 
     /// Writes the tree as JSON text with the call's output formatting.
     static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> [UInt8] {
-        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodes.count * 12 + 16)
+        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {

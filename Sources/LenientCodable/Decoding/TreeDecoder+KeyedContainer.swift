@@ -110,6 +110,10 @@ extension TreeDecoder {
             switch plan?.entry(for: name) {
             case .ignored?:
                 return nil
+            case .sources(let sources)? where sources.count == 1 && sources[0].count == 1:
+                // A plain rename, the most common entry: one key, looked up directly.
+                if let index = tree.findMember(in: objectIndex, key: sources[0][0].utf8) { return index }
+                candidates = sources
             case .sources(let sources)?:
                 candidates = sources
                 var firstNull: Int?

@@ -111,10 +111,12 @@ final class TreeEncoder: Encoder {
         } else if T.self == Data.self {
             try encoder.encodeData(unsafeBitCast(value, to: Data.self))
         } else {
-            traits = tree.traits(of: valueType)
-            if traits.contains(.stringKeyedDictionary), let dictionary = value as? any EncodableStringKeyedDictionary {
-                tree.makeObject(node)
-                try dictionary.encodeMembers(with: encoder)
+            let info = tree.traits(of: valueType)
+            traits = info.traits
+            if let collection = info.collection {
+                // Arrays and `[String: Value]` are written by the encoder itself, with the
+                // conformance found once per type instead of a cast per value.
+                try withUnsafePointer(to: value) { try collection.encodeElements(of: $0, with: encoder) }
             } else {
                 try value.encode(to: encoder)
             }
@@ -137,7 +139,7 @@ final class TreeEncoder: Encoder {
         defer { currentType = savedType }
         try value.encode(to: self, configuration: configuration)
         if tree.hasPendingError, let error = tree.pendingError { throw error }
-        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
+        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).traits.contains(.hooks) {
             try applyEncodingHooksSlowPath(value)
         }
     }
@@ -146,7 +148,7 @@ final class TreeEncoder: Encoder {
     /// `false` for the other types.
     @inline(never)
     func encodeConvertedSlowPath<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
-        guard tree.traits(of: T.self).contains(.converted),
+        guard tree.traits(of: T.self).traits.contains(.converted),
             let converter = tree.settings.converters.converter(for: T.self)
         else { return false }
         let json: JSONValue
@@ -409,15 +411,73 @@ extension TreeEncoder: SingleValueEncodingContainer {
     func encode<T: Encodable>(_ value: T) throws { try encode(value, into: node, key: nil) }
 }
 
-// MARK: - Dictionaries with String keys
+// MARK: - Arrays and dictionaries with String keys
 
+/// The collections that the encoder writes itself rather than through their `encode(to:)`:
+/// arrays, whose elements of the common scalar types go straight into the tree, and
 /// `[String: Value]`, which Foundation encodes without applying the key strategy to its keys.
-protocol EncodableStringKeyedDictionary {
-    func encodeMembers(with encoder: TreeEncoder) throws
+///
+/// The encoder finds the conformance once per type (see ``EncodingTree/traits(of:)``) and
+/// calls it with a pointer to the value, so that no value is cast or boxed.
+protocol EncodableCollection {
+    /// Writes the collection at `value`, which points to an instance of `Self`, into the
+    /// encoder's node.
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws
 }
 
-extension Dictionary: EncodableStringKeyedDictionary where Key == String, Value: Encodable {
-    func encodeMembers(with encoder: TreeEncoder) throws {
+extension Array: EncodableCollection where Element: Encodable {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+        // What `Array.encode(to:)` does through an unkeyed container, element by element.
+        let tree = encoder.tree
+        let node = encoder.node
+        tree.makeArray(node)
+        let first = Int(tree.nodes[Int(node)].childCount)
+        // The common element types as concrete arrays, so that their loops are specialized;
+        // the rest with plain index loops, which in this unspecialized code instantiate no
+        // metadata per element (`enumerated()` would, for its tuples). With converters, every
+        // element goes through `encode(_:into:key:)`, which looks them up.
+        let isPlain = !tree.hasConverters
+        if isPlain && Element.self == Double.self {
+            let doubles = value.assumingMemoryBound(to: [Double].self).pointee
+            for offset in 0..<doubles.count {
+                let element = doubles[offset]
+                let slot = tree.appendElement(to: node)
+                if element.isFinite {
+                    tree.setDouble(slot, element)
+                } else {
+                    try encoder.setFloatingPoint(element, into: slot, key: IndexCodingKey(first + offset))
+                }
+            }
+        } else if isPlain && Element.self == Int.self {
+            let integers = value.assumingMemoryBound(to: [Int].self).pointee
+            for offset in 0..<integers.count {
+                tree.setInt(tree.appendElement(to: node), Int64(integers[offset]))
+            }
+        } else if isPlain && Element.self == String.self {
+            let strings = value.assumingMemoryBound(to: [String].self).pointee
+            for offset in 0..<strings.count {
+                tree.setString(tree.appendElement(to: node), strings[offset])
+            }
+        } else {
+            let elements = value.assumingMemoryBound(to: [Element].self)
+            let count = elements.pointee.count
+            var offset = 0
+            while offset < count {
+                try encoder.encode(
+                    elements.pointee[offset], into: tree.appendElement(to: node), key: IndexCodingKey(first + offset))
+                offset += 1
+            }
+        }
+    }
+}
+
+extension Dictionary: EncodableCollection where Key == String, Value: Encodable {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+        encoder.tree.makeObject(encoder.node)
+        try value.assumingMemoryBound(to: [String: Value].self).pointee.encodeMembers(with: encoder)
+    }
+
+    private func encodeMembers(with encoder: TreeEncoder) throws {
         let tree = encoder.tree
         let object = encoder.node
         // Under the default key strategy Foundation encodes the dictionary through a keyed

@@ -78,6 +78,16 @@ import Testing
         #expect(context.underlyingError as? ConversionError == ConversionError())
     }
 
+    @Test func arraysOfStandardTypesUseTheirConverters() throws {
+        let encoder = LenientJSONEncoder()
+        encoder.converters.register(Int.self) { number in .string(String(number, radix: 16)) }
+        encoder.converters.register(String.self) { text in .string(text.uppercased()) }
+        encoder.converters.register(Double.self) { number in .string("\(number)") }
+        #expect(try encoder.encodeToJSONValue([255, 16]) == ["ff", "10"])
+        #expect(try encoder.encodeToJSONValue(["a", "b"]) == ["A", "B"])
+        #expect(try encoder.encodeToJSONValue([0.5]) == ["0.5"])
+    }
+
     @Test func removingAConverterRestoresTheTypesOwnEncoding() throws {
         let encoder = Self.encoder()
         encoder.converters.removeConverter(for: Bool.self)
