@@ -216,6 +216,7 @@ extension TreeDecoder {
             return try decodeValueLeniently(type, forKey: key, body)
         }
 
+        @inline(__always)
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
