@@ -6,7 +6,7 @@
 #   scripts/sanitizers.sh thread Concurrency   # one sanitizer, tests filtered (swift test --filter)
 #
 # .ci/run runs the ThreadSanitizer pass on ConcurrencyTests only; run this script for the full passes (see
-# Docs/Robustness.md for their durations).
+# Fuzz/README.md for their durations).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
