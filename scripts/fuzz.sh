@@ -22,6 +22,8 @@ fi
 
 # Swift's backtracer would otherwise catch the trap before libFuzzer reports it.
 export SWIFT_BACKTRACE=enable=no
+# Leaks inside Foundation itself (see the file) are not ours to report.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp ${LSAN_OPTIONS:-}"
 
 for target in "${targets[@]}"; do
     nice -n 10 swift build -c release --package-path Fuzz --scratch-path .build-fuzz \
