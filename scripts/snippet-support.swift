@@ -21,9 +21,3 @@ public struct SnippetLogger: Sendable {
 
 /// The logger of the samples.
 public let logger = SnippetLogger()
-
-/// A chapter of a book, for the samples that nest one model in another without declaring it.
-public struct Chapter: Codable, Hashable, Sendable {
-    public var title: String
-    public var page: Int
-}

@@ -36,8 +36,9 @@ import Foundation
 /// objects merged with their siblings, `.ignored` properties left out, and the type's
 /// ``KeyMapping/keyStrategy`` in place of `keyEncodingStrategy` for its properties without an
 /// entry. Entries are written as they are, with no strategy. A property written at a key that
-/// other properties' nested keys go through is a conflict, and the encode throws. Types without
-/// a mapping are encoded exactly as `JSONEncoder` encodes them.
+/// other properties' nested keys go through is a conflict, and the encode throws. Types that
+/// conform to ``EncodingHooks`` may then change their JSON in ``EncodingHooks/didEncode(_:)``.
+/// Types with neither are encoded exactly as `JSONEncoder` encodes them.
 ///
 /// ```swift
 /// struct Book: Codable, KeyMapping {

@@ -6,7 +6,8 @@ import LenientCodable
 
 // The models of the example: a social feed as a messy server sends it (see Payloads/feed.json).
 // They are plain Codable types; everything LenientCodable adds is declared through its protocols,
-// so the same models still decode clean JSON with Foundation's JSONDecoder.
+// so the same models still decode clean JSON with Foundation's JSONDecoder. LenientJSONEncoder
+// writes them back through the same key mapping, so the encoded feed has the server's keys.
 
 /// A feed: its owner and a page of posts of several kinds.
 struct Feed: Codable, KeyMapping, DecodingHooks {
@@ -62,8 +63,9 @@ struct User: Codable, KeyMapping {
 }
 
 /// A post of the feed. The list mixes kinds, told apart by the member `type`: the decoder asks
-/// ``decodingType(for:)`` which subclass to create for each element.
-class Post: Codable, KeyMapping, PolymorphicDecodable {
+/// ``decodingType(for:)`` which subclass to create for each element. When encoding, the hook
+/// ``didEncode(_:)`` adds a Unix `timestamp` beside `created_at`.
+class Post: Codable, KeyMapping, PolymorphicDecodable, EncodingHooks {
     /// Who may see the post; values this version does not know become `unknown`.
     enum Visibility: String, Codable, CaseFallback {
         case `public`, friends, `private`, unknown
@@ -88,6 +90,12 @@ class Post: Codable, KeyMapping, PolymorphicDecodable {
         case "poll": PollPost.self
         default: nil  // a kind this version does not know: keep what all posts share
         }
+    }
+
+    // Older clients sort posts by a Unix timestamp, whatever date format the encoder uses. The
+    // encoder calls this after key mapping, for every post of every subclass.
+    func didEncode(_ json: inout JSONValue) throws {
+        json["timestamp"] = JSONValue(Int(createdAt.timeIntervalSince1970))
     }
 
     private enum CodingKeys: String, CodingKey {

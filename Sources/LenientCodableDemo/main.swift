@@ -6,7 +6,8 @@ import LenientCodable
 
 // The runnable example. It decodes a messy API response shipped with the package (or a file you
 // give it) with LenientJSONDecoder, prints the model and the decoding report, and encodes the
-// model back with LenientJSONEncoder.
+// model back with LenientJSONEncoder, which writes the keys of the models' key mapping and runs
+// their encoding hooks.
 //
 //     swift run lenient-demo                          # the shipped feed
 //     swift run lenient-demo --type User user.json    # your own document
@@ -37,7 +38,8 @@ let usage = """
     Usage: lenient-demo [--type NAME] [--strict] [PATH]
 
     Decodes a JSON document with LenientJSONDecoder, prints the model and what the decoder
-    forgave, then encodes the model back with LenientJSONEncoder.
+    forgave, then encodes the model back with LenientJSONEncoder, through the model's key
+    mapping and encoding hooks.
 
       PATH          a JSON file; without it, the feed shipped in Payloads/feed.json
       --type NAME   the model to decode (default: Feed):
@@ -46,7 +48,8 @@ let usage = """
       --help        show this text
     """
 
-/// Decodes, prints the model and the report, and encodes the model back.
+/// Decodes, prints the model and the report, and encodes the model back: mapped properties go
+/// to their first key (`feed_id`, `meta.next_cursor`), and hooks add their members.
 func show<Model: DemoModel>(_ type: Model.Type, from data: Data, decoder: LenientJSONDecoder) throws {
     let (model, report) = try decoder.decodeWithReport(Model.self, from: data)
 
@@ -59,8 +62,15 @@ func show<Model: DemoModel>(_ type: Model.Type, from data: Data, decoder: Lenien
     let encoder = LenientJSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     encoder.dateEncodingStrategy = .iso8601
-    print("\nEncoded back with LenientJSONEncoder:")
-    print(String(decoding: try encoder.encode(model), as: UTF8.self))
+    let encoded = try encoder.encode(model)
+    print("\nEncoded back with LenientJSONEncoder, through the key mapping:")
+    print(String(decoding: encoded, as: UTF8.self))
+
+    // The encoded document uses the keys the mapping reads and clean values, so decoding it again
+    // should forgive nothing.
+    let again = try decoder.decodeWithReport(Model.self, from: encoded).report
+    let verdict = again.isEmpty ? "nothing to forgive" : "\(again.issues.count) forgiven"
+    print("\nDecoded again from the encoded JSON: \(verdict)")
 }
 
 func fail(_ message: String) -> Never {

@@ -3,45 +3,56 @@
 
 /// The coding path as a linked list from the innermost key to the root.
 ///
-/// Decoding extends the path at every nested value but reads it only to build errors, so the
-/// path is kept as cheap shared nodes and turned into `[CodingKey]` on demand.
-indirect enum CodingPathNode {
+/// Decoding extends the path at every value but reads it only to build errors and reports, so
+/// extending it must be nearly free. A node is a value — the key or index and a reference to the
+/// parent's path — and only a container's own path is boxed (``PathBox``), once per container:
+/// the path of each element or member it decodes is then an inline value with no allocation.
+enum CodingPathNode {
     case root
-    case key(any CodingKey, CodingPathNode, depth: Int)
-    case index(Int, CodingPathNode, depth: Int)
+    case key(any CodingKey, parent: PathBox)
+    case index(Int, parent: PathBox)
 
+    /// The number of keys from the root.
     var depth: Int {
-        switch self {
-        case .root: 0
-        case .key(_, _, let depth), .index(_, _, let depth): depth
+        var depth = 0
+        var node = self
+        while true {
+            switch node {
+            case .root: return depth
+            case .key(_, let parent), .index(_, let parent):
+                depth += 1
+                node = parent.node
+            }
         }
     }
 
     /// The path from the root, as `Decoder.codingPath` reports it.
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []
-        keys.reserveCapacity(depth)
         var node = self
         while true {
             switch node {
             case .root:
                 return keys.reversed()
-            case .key(let key, let parent, _):
+            case .key(let key, let parent):
                 keys.append(key)
-                node = parent
-            case .index(let index, let parent, _):
+                node = parent.node
+            case .index(let index, let parent):
                 keys.append(AnyCodingKey(index: index))
-                node = parent
+                node = parent.node
             }
         }
     }
 
+    /// This path with one more key. Boxes this path: hot paths append to a container's
+    /// existing box instead.
     func appending(_ key: some CodingKey) -> CodingPathNode {
-        .key(key, self, depth: depth + 1)
+        .key(key, parent: PathBox(self))
     }
 
+    /// This path with one more element index.
     func appending(index: Int) -> CodingPathNode {
-        .index(index, self, depth: depth + 1)
+        .index(index, parent: PathBox(self))
     }
 
     /// The path with one more key, for errors about a key of this container.
@@ -53,4 +64,19 @@ indirect enum CodingPathNode {
     func path(byAppendingIndex index: Int) -> [any CodingKey] {
         path + [AnyCodingKey(index: index)]
     }
+}
+
+/// A coding path stored once, so that the paths of a container's elements can refer to it.
+final class PathBox {
+    let node: CodingPathNode
+
+    init(_ node: CodingPathNode) { self.node = node }
+
+    /// The path of a member of the container whose path this is.
+    @inline(__always)
+    func appending(_ key: some CodingKey) -> CodingPathNode { .key(key, parent: self) }
+
+    /// The path of an element of the container whose path this is.
+    @inline(__always)
+    func appending(index: Int) -> CodingPathNode { .index(index, parent: self) }
 }

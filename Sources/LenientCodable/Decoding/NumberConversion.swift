@@ -86,6 +86,13 @@ enum NumberConversion {
             return negative ? -value : value
         }
         if let value = doubleFastPath(bytes) { return value }
+        if let (significand, exponent, negative) = decimalComponents(bytes),
+            let value = eiselLemire(significand: significand, exponent: exponent, negative: negative)
+        {
+            // Foundation refuses what overflows to infinity or underflows to zero.
+            if !value.isFinite || (value == 0 && significand != 0) { return nil }
+            return value
+        }
         return doubleSlowPath(bytes)
     }
 

@@ -8,6 +8,16 @@ protocol LenientCollection {
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
 
+extension LenientCollection {
+    /// ``decodeElements(from:at:path:)`` returned as `T`, the type the traits found to be `Self`,
+    /// without a dynamic cast.
+    static func decodeElements<T>(as type: T.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode)
+        throws -> T
+    {
+        unsafeBitCast(try decodeElements(from: decoder, at: index, path: path), to: T.self)
+    }
+}
+
 extension TreeDecoder {
     /// Decodes the elements of an array node in order; with ``LenientJSONDecoder/Options/dropsInvalidElements``
     /// an element that fails is left out and reported, and what it had recorded is forgotten.
@@ -23,8 +33,9 @@ extension TreeDecoder {
         let end = Int(node.end)
         var child = index + 1
         var position = 0
+        let box = PathBox(path)
         while child < end {
-            let elementPath = path.appending(index: position)
+            let elementPath = box.appending(index: position)
             let mark = reportMark
             do {
                 body(try unwrap(Element.self, at: child, path: elementPath))
@@ -71,10 +82,19 @@ extension TreeDecoder {
 
 extension Array: LenientCollection where Element: Decodable {
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
-        var result: [Element] = []
-        result.reserveCapacity(Int(decoder.tree[index].length))
-        try decoder.forEachElement(of: Element.self, at: index, path: path) { result.append($0) }
-        return result
+        let node = decoder.tree[index]
+        guard node.kind == .array else {
+            throw decoder.containerMismatch(
+                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
+        }
+        // Written through the buffer: in unspecialized code each `append` would look up the
+        // array type's metadata again.
+        return try [Element](unsafeUninitializedCapacity: Int(node.length)) { buffer, initializedCount in
+            try decoder.forEachElement(of: Element.self, at: index, path: path) { element in
+                (buffer.baseAddress! + initializedCount).initialize(to: element)
+                initializedCount += 1
+            }
+        }
     }
 
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {

@@ -1,34 +1,100 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-/// What the decoder needs to know about a model type before decoding it, found once per type
-/// and decode.
+import Foundation
+
+/// What the decoder needs to know about a type before decoding it, found once per type and
+/// decode, so that the hot path asks no runtime conformance question per value.
 struct TypeTraits {
+    enum Kind {
+        /// A type that decodes itself through `init(from:)`.
+        case model
+        case float, int64, date, data, url, decimal, jsonValue
+        /// `[String: Value]`, read straight from the object's members.
+        case stringKeyedDictionary(any StringKeyedDictionaryDecodable.Type)
+        /// An array or set, read straight from the array's elements.
+        case collection(any LenientCollection.Type)
+    }
+
+    var kind: Kind
     var hasHooks: Bool
     var isPolymorphic: Bool
+    /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
+    var isKeyMapped: Bool
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
+
+    init(of type: Any.Type) {
+        hasHooks = type is any DecodingHooks.Type
+        isPolymorphic = type is any PolymorphicDecodable.Type
+        isKeyMapped = type is any KeyMapping.Type
+        if type == Float.self {
+            kind = .float
+        } else if type == Int64.self {
+            kind = .int64
+        } else if type == Date.self {
+            kind = .date
+        } else if type == Data.self {
+            kind = .data
+        } else if type == URL.self {
+            kind = .url
+        } else if type == Decimal.self {
+            kind = .decimal
+        } else if type == JSONValue.self {
+            kind = .jsonValue
+        } else if let dictionary = type as? any StringKeyedDictionaryDecodable.Type {
+            kind = .stringKeyedDictionary(dictionary)
+        } else if let collection = type as? any LenientCollection.Type {
+            kind = .collection(collection)
+        } else {
+            kind = .model
+        }
+    }
+}
+
+extension TypeTraits {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: TypeTraits] = [:]
+
+    /// The traits of a type from the process-wide cache, so that the runtime's conformance
+    /// checks run once per type and process rather than once per decode.
+    static func shared(for type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
+        lock.lock()
+        let cached = cache[id]
+        lock.unlock()
+        if let cached { return cached }
+        let traits = TypeTraits(of: type)
+        lock.lock()
+        cache[id] = traits
+        lock.unlock()
+        return traits
+    }
 }
 
 extension TreeDecoder {
     /// The first words of the message of a rejection, which tells rejections from other failures.
     static let rejectionPrefix = "Rejected by "
 
-    /// The traits of a type, from a one-entry cache, then a per-decode table.
+    /// The traits of a type, from the per-decode table: the last type asked for first, then the
+    /// others in the order they were met. A decode meets few types, so a linear search of
+    /// pointer comparisons beats hashing.
     @inline(__always)
     func traits(of type: Any.Type) -> TypeTraits {
         let id = ObjectIdentifier(type)
-        if let lastTraits, lastTraits.id == id { return lastTraits.traits }
+        if lastTraitsIndex < traitsTable.count, traitsTable[lastTraitsIndex].id == id {
+            return traitsTable[lastTraitsIndex].traits
+        }
         return traitsSlowPath(of: type, id: id)
     }
 
     private func traitsSlowPath(of type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
-        let traits =
-            traitsTable[id]
-            ?? TypeTraits(
-                hasHooks: type is any DecodingHooks.Type, isPolymorphic: type is any PolymorphicDecodable.Type)
-        traitsTable[id] = traits
-        lastTraits = (id, traits)
+        for position in traitsTable.indices where traitsTable[position].id == id {
+            lastTraitsIndex = position
+            return traitsTable[position].traits
+        }
+        let traits = TypeTraits.shared(for: type, id: id)
+        traitsTable.append((id, traits))
+        lastTraitsIndex = traitsTable.count - 1
         return traits
     }
 

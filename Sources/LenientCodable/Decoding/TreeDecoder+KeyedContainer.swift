@@ -12,7 +12,9 @@ extension TreeDecoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: TreeDecoder
         let objectIndex: Int
-        let codingPathNode: CodingPathNode
+        /// The container's own path; its members' paths refer to it.
+        let pathBox: PathBox
+        var codingPathNode: CodingPathNode { pathBox.node }
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
         /// The model's key mapping, when it has one.
@@ -20,10 +22,10 @@ extension TreeDecoder {
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
 
-        init(decoder: TreeDecoder, objectIndex: Int, codingPathNode: CodingPathNode, plan: KeyPlan? = nil) {
+        init(decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil) {
             self.decoder = decoder
             self.objectIndex = objectIndex
-            self.codingPathNode = codingPathNode
+            self.pathBox = pathBox
             self.plan = plan
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
@@ -31,7 +33,7 @@ extension TreeDecoder {
                 convertedKeys = nil
             default:
                 convertedKeys = KeyedContainer.convertKeys(
-                    decoder: decoder, objectIndex: objectIndex, path: codingPathNode)
+                    decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
             }
         }
 
@@ -70,7 +72,13 @@ extension TreeDecoder {
         /// The node of the value for a key, or `nil` when the object has no such member.
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
-            let index = plan == nil && !matchesLoosely ? exactValueIndex(forKey: key) : valueIndexSlowPath(forKey: key)
+            let index: Int?
+            if plan == nil {
+                // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
+                index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexSlowPath(forKey: key) : nil)
+            } else {
+                index = valueIndexSlowPath(forKey: key)
+            }
             if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
             return index
         }
@@ -128,7 +136,7 @@ extension TreeDecoder {
             let spell = { (path: [KeyBytes]) in "\"" + path.map(\.text).joined(separator: ".") + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
-                .keyFallback, path: codingPathNode.appending(key),
+                .keyFallback, path: pathBox.appending(key),
                 message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
         }
 
@@ -187,7 +195,7 @@ extension TreeDecoder {
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             guard decoder.isLenient else {
-                return try body(decoder, try requireValueIndex(forKey: key), codingPathNode.appending(key))
+                return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
             return try decodeValueLeniently(type, forKey: key, body)
         }
@@ -195,42 +203,59 @@ extension TreeDecoder {
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            let options = decoder.options
-            guard let index = valueIndex(forKey: key) else {
-                if options.defaultsMissingValues, let value = defaultValue(of: T.self) {
-                    if !isIgnored(key) {
-                        decoder.record(
-                            .defaulted, path: codingPathNode.appending(key), found: nil,
-                            "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
-                    }
-                    return value
-                }
-                throw keyNotFound(key)
-            }
-            let path = codingPathNode.appending(key)
+            // The rare cases live in their own functions: in unspecialized generic code, merely
+            // mentioning `T?` here would look up its metadata on every call.
+            guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
+            let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                if options.defaultsNullValues, let value = defaultValue(of: T.self) {
-                    decoder.record(
-                        .defaulted, path: path, found: index,
-                        "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value))."
-                    )
-                    return value
-                }
-                // Null is not an invalid value: only `defaultsNullValues` forgives it.
-                return try body(decoder, index, path)
+                return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
-            } catch  where options.defaultsInvalidValues {
-                guard let value = defaultValue(of: T.self) else { throw error }
-                decoder.rollbackReport(to: mark)
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
-                )
-                return value
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
             }
+        }
+
+        @inline(never)
+        private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
+                throw keyNotFound(key)
+            }
+            if !isIgnored(key) {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
+            }
+            return value
+        }
+
+        @inline(never)
+        private func nullValue<T>(
+            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self) else {
+                // Null is not an invalid value: only `defaultsNullValues` forgives it.
+                return try body(decoder, index, path)
+            }
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Found \(decoder.describeFound(at: index)); used the default \(TreeDecoder.describeDefault(value)).")
+            return value
+        }
+
+        @inline(never)
+        private func invalidValue<T>(
+            _ type: T.Type, error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+        ) throws -> T {
+            guard let value = defaultValue(of: T.self) else { throw error }
+            decoder.rollbackReport(to: mark)
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
+            )
+            return value
         }
 
         /// Decodes an optional property: in lenient mode a null-like string or an unusable value
@@ -242,8 +267,8 @@ extension TreeDecoder {
             guard let index = valueIndex(forKey: key) else { return nil }
             let kind = decoder.tree[index].kind
             if kind == .null { return nil }
-            guard decoder.isLenient else { return try body(decoder, index, codingPathNode.appending(key)) }
-            let path = codingPathNode.appending(key)
+            guard decoder.isLenient else { return try body(decoder, index, pathBox.appending(key)) }
+            let path = pathBox.appending(key)
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
                 decoder.record(
                     .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
@@ -357,14 +382,14 @@ extension TreeDecoder {
                             "Cannot get nested keyed container -- no value found for key \(key) (\"\(key.stringValue)\")"
                     ))
             }
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             let node = decoder.tree[index]
             guard node.kind == .object else {
                 throw decoder.containerMismatch(
                     node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
             }
             return KeyedDecodingContainer(
-                KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, codingPathNode: path))
+                KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, pathBox: PathBox(path)))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -377,13 +402,13 @@ extension TreeDecoder {
                             "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"
                     ))
             }
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             let node = decoder.tree[index]
             guard node.kind == .array else {
                 throw decoder.containerMismatch(
                     node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
             }
-            return UnkeyedContainer(decoder: decoder, arrayIndex: index, codingPathNode: path)
+            return UnkeyedContainer(decoder: decoder, arrayIndex: index, pathBox: PathBox(path))
         }
 
         func superDecoder() throws -> any Decoder {
@@ -402,7 +427,7 @@ extension TreeDecoder {
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.
         private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) throws -> any Decoder {
-            let path = codingPathNode.appending(key)
+            let path = pathBox.appending(key)
             guard let valueIndex else {
                 return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
             }

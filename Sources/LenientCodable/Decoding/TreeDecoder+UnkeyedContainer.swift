@@ -6,15 +6,17 @@ extension TreeDecoder {
     /// by each element's `end`, so reading an array is one pass over its nodes.
     struct UnkeyedContainer: UnkeyedDecodingContainer {
         let decoder: TreeDecoder
-        let codingPathNode: CodingPathNode
+        /// The container's own path; its elements' paths refer to it.
+        let pathBox: PathBox
+        var codingPathNode: CodingPathNode { pathBox.node }
         let count: Int?
         private(set) var currentIndex = 0
         /// The node of the element at `currentIndex`.
         private var elementIndex: Int
 
-        init(decoder: TreeDecoder, arrayIndex: Int, codingPathNode: CodingPathNode) {
+        init(decoder: TreeDecoder, arrayIndex: Int, pathBox: PathBox) {
             self.decoder = decoder
-            self.codingPathNode = codingPathNode
+            self.pathBox = pathBox
             self.count = Int(decoder.tree[arrayIndex].length)
             self.elementIndex = arrayIndex + 1
         }
@@ -47,7 +49,7 @@ extension TreeDecoder {
         {
             guard !isAtEnd else { throw atEnd(type) }
             let decoder = self.decoder
-            let value = try body(decoder, elementIndex, codingPathNode.appending(index: currentIndex))
+            let value = try body(decoder, elementIndex, pathBox.appending(index: currentIndex))
             elementIndex = decoder.tree.next(after: elementIndex)
             currentIndex += 1
             return value
@@ -99,7 +101,7 @@ extension TreeDecoder {
                         node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
                 }
                 return KeyedDecodingContainer(
-                    KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, codingPathNode: path))
+                    KeyedContainer<NestedKey>(decoder: decoder, objectIndex: index, pathBox: PathBox(path)))
             }
         }
 
@@ -110,7 +112,7 @@ extension TreeDecoder {
                     throw decoder.containerMismatch(
                         node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
                 }
-                return UnkeyedContainer(decoder: decoder, arrayIndex: index, codingPathNode: path)
+                return UnkeyedContainer(decoder: decoder, arrayIndex: index, pathBox: PathBox(path))
             }
         }
 

@@ -9,6 +9,16 @@ protocol StringKeyedDictionaryDecodable {
     static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
 
+extension StringKeyedDictionaryDecodable {
+    /// ``decodeMembers(from:at:path:)`` returned as `T`, the type the traits found to be `Self`,
+    /// without a dynamic cast.
+    static func decodeMembers<T>(as type: T.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
+        -> T
+    {
+        unsafeBitCast(try decodeMembers(from: decoder, at: index, path: path), to: T.self)
+    }
+}
+
 extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value: Decodable {
     static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self {
         let tree = decoder.tree
@@ -21,11 +31,12 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
         result.reserveCapacity(Int(node.length))
         var keyIndex = index + 1
         let end = Int(node.end)
+        let box = PathBox(path)
         while keyIndex < end {
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
             if result[key] == nil {  // The first of duplicate keys wins.
-                let valuePath = path.appending(AnyCodingKey(key))
+                let valuePath = box.appending(MemberKey(key))
                 let mark = decoder.reportMark
                 do {
                     result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: valuePath)
@@ -53,25 +64,55 @@ extension TreeDecoder {
     @inline(__always)
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false) throws -> T
     {
-        if let value = try unwrapStandardType(type, at: index, path: path) { return value }
+        // The standard scalars, compared by metatype: one pointer comparison each.
+        if T.self == String.self { return reinterpret(try unwrapString(at: index, path: path), as: T.self) }
+        if T.self == Int.self { return reinterpret(try unwrapInteger(at: index, path: path) as Int, as: T.self) }
+        if T.self == Double.self { return reinterpret(try unwrapDouble(at: index, path: path), as: T.self) }
+        if T.self == Bool.self { return reinterpret(try unwrapBool(at: index, path: path), as: T.self) }
+        return try unwrapComposite(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    /// Every type but the four most common scalars, sorted by the traits cached for it.
+    private func unwrapComposite<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+        throws -> T
+    {
+        let traits = traits(of: T.self)
+        switch traits.kind {
+        case .model:
+            break
+        case .float: return reinterpret(try unwrapFloat(at: index, path: path), as: T.self)
+        case .int64: return reinterpret(try unwrapInteger(at: index, path: path) as Int64, as: T.self)
+        case .date: return reinterpret(try unwrapDate(at: index, path: path), as: T.self)
+        case .data: return reinterpret(try unwrapData(at: index, path: path), as: T.self)
+        case .url: return reinterpret(try unwrapURL(at: index, path: path), as: T.self)
+        case .decimal: return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self)
+        case .jsonValue:
+            if readKeys != nil { markSubtreeRead(index) }
+            return reinterpret(tree.value(at: index), as: T.self)
+        case .stringKeyedDictionary(let dictionaryType):
+            if tree[index].kind == .object {
+                return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
+            }
+        case .collection(let collectionType):
+            if tree[index].kind == .array {
+                return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
+            }
+        }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
-        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent)
+        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
     }
 
     /// Decodes a type through its `init(from:)`, with its hooks when it has any.
     @inline(__always)
-    private func decodeModel<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws
-        -> T
-    {
-        if traits(of: T.self).needsRawJSON {
-            return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent)
-        }
+    private func decodeModel<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
+    ) throws -> T {
+        if traits.needsRawJSON { return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
     }
 
     @inline(__always)
-    func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
-        throws -> T
+    func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
         if isCurrent {
             let savedType = currentType
@@ -88,44 +129,22 @@ extension TreeDecoder {
     ) throws -> T {
         let mark = reportMark
         do {
-            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent)
+            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
-            rollbackReport(to: mark)
-            if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
-            throw error
+            return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
     }
 
-    /// The fast and special paths of ``unwrap(_:at:path:isCurrent:)``; `nil` for a type that
-    /// decodes itself.
-    @inline(__always)
-    private func unwrapStandardType<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T? {
-        // The standard types, compared by metatype: one pointer comparison each.
-        if T.self == String.self { return reinterpret(try unwrapString(at: index, path: path), as: T.self) }
-        if T.self == Int.self { return reinterpret(try unwrapInteger(at: index, path: path) as Int, as: T.self) }
-        if T.self == Double.self { return reinterpret(try unwrapDouble(at: index, path: path), as: T.self) }
-        if T.self == Bool.self { return reinterpret(try unwrapBool(at: index, path: path), as: T.self) }
-        if T.self == Float.self { return reinterpret(try unwrapFloat(at: index, path: path), as: T.self) }
-        if T.self == Int64.self { return reinterpret(try unwrapInteger(at: index, path: path) as Int64, as: T.self) }
-        if T.self == Date.self { return reinterpret(try unwrapDate(at: index, path: path), as: T.self) }
-        if T.self == Data.self { return reinterpret(try unwrapData(at: index, path: path), as: T.self) }
-        if T.self == URL.self { return reinterpret(try unwrapURL(at: index, path: path), as: T.self) }
-        if T.self == Decimal.self { return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self) }
-        if T.self == JSONValue.self {
-            if readKeys != nil { markSubtreeRead(index) }
-            return reinterpret(tree.value(at: index), as: T.self)
-        }
-        if isLenient, options.dropsInvalidElements, tree[index].kind == .array,
-            let collection = T.self as? any LenientCollection.Type
-        {
-            return try collection.decodeElements(from: self, at: index, path: path) as? T
-        }
-        if tree[index].kind == .object, let dictionaryType = T.self as? any StringKeyedDictionaryDecodable.Type {
-            return try dictionaryType.decodeMembers(from: self, at: index, path: path) as? T
-        }
-        return nil
+    /// The coercion table's second chances, apart so that the hot path never mentions `T?`.
+    @inline(never)
+    private func secondChance<T: Decodable>(
+        _ type: T.Type, after error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+    ) throws -> T {
+        rollbackReport(to: mark)
+        if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+        throw error
     }
 
     /// Returns a value as the generic type it is already known to be, without a dynamic cast.

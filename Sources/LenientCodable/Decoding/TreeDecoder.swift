@@ -13,7 +13,10 @@ final class TreeDecoder: Decoder {
     let settings: DecoderSettings
     /// The node of the value being decoded.
     var nodeIndex: Int
-    var codingPathNode: CodingPathNode
+    /// The coding path of the value being decoded, boxed so that containers can extend it
+    /// without copying.
+    var pathBox: PathBox
+    var codingPathNode: CodingPathNode { pathBox.node }
     /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
     var currentType: Any.Type?
     /// Where forgiven values are recorded; `nil` when nobody asked for a report.
@@ -26,8 +29,8 @@ final class TreeDecoder: Decoder {
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     var readKeys: Set<Int>?
     /// The traits of the types met so far in this decode, and the last one looked up.
-    var traitsTable: [ObjectIdentifier: TypeTraits] = [:]
-    var lastTraits: (id: ObjectIdentifier, traits: TypeTraits)?
+    var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
+    var lastTraitsIndex = 0
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
 
@@ -38,7 +41,7 @@ final class TreeDecoder: Decoder {
         self.tree = tree
         self.settings = settings
         self.nodeIndex = nodeIndex
-        self.codingPathNode = codingPathNode
+        self.pathBox = PathBox(codingPathNode)
         self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
         self.options = settings.options
         self.isLenient = settings.options.forgivesValues
@@ -93,7 +96,7 @@ final class TreeDecoder: Decoder {
         }
         let plan = try plan(for: Key.self)
         return KeyedDecodingContainer(
-            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, codingPathNode: codingPathNode, plan: plan))
+            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: plan))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -102,7 +105,7 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
         }
-        return UnkeyedContainer(decoder: self, arrayIndex: nodeIndex, codingPathNode: codingPathNode)
+        return UnkeyedContainer(decoder: self, arrayIndex: nodeIndex, pathBox: pathBox)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -135,14 +138,14 @@ final class TreeDecoder: Decoder {
         rethrows -> T
     {
         let savedIndex = nodeIndex
-        let savedPath = codingPathNode
+        let savedPath = pathBox
         let savedType = currentType
         nodeIndex = index
-        codingPathNode = path
+        pathBox = PathBox(path)
         currentType = type
         defer {
             nodeIndex = savedIndex
-            codingPathNode = savedPath
+            pathBox = savedPath
             currentType = savedType
         }
         return try body(self)
@@ -150,7 +153,7 @@ final class TreeDecoder: Decoder {
 
     /// The key plan for a keyed container that the current model asks for.
     func plan<Key: CodingKey>(for keys: Key.Type) throws -> KeyPlan? {
-        guard let model = currentType else { return nil }
+        guard let model = currentType, traits(of: model).isKeyMapped else { return nil }
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan.plan }

@@ -74,8 +74,22 @@ extension DecodingHooks {
 /// }
 /// ```
 ///
-/// The JSON has already been through key mapping and the key strategy. The hook runs under
-/// ``LenientJSONEncoder`` only: Foundation's `JSONEncoder` does not call it.
+/// The JSON has already been through key mapping and the key strategy. The hook runs wherever
+/// the type is encoded — at the top level, as a property, as an array element or as a dictionary
+/// value — and for ``LenientJSONEncoder/encodeToJSONValue(_:)`` and
+/// ``LenientJSONEncoder/encodeToJSONObject(_:)`` as well as ``LenientJSONEncoder/encode(_:)``.
+///
+/// Order of members: the members the hook keeps stay where they were; the members it adds come
+/// after them, in the order it adds them, and a renamed member counts as added. Keys the hook
+/// writes are used as they are, without the encoder's `keyEncodingStrategy`. Under `.sortedKeys`
+/// every member is sorted.
+///
+/// Errors: when the hook throws, the encode fails with `EncodingError.invalidValue`, whose coding
+/// path leads to the value and whose `underlyingError` is the error the hook threw.
+///
+/// Only conforming types pay for the hook: the encoder builds a ``JSONValue`` for them and for
+/// no other type. The hook runs under ``LenientJSONEncoder`` only: Foundation's `JSONEncoder`
+/// does not call it.
 public protocol EncodingHooks {
     /// Changes the encoded JSON of the value: add, remove or rename members.
     ///

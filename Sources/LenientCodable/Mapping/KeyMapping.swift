@@ -27,6 +27,12 @@
 /// the decoder's `keyDecodingStrategy` (the encoder's `keyEncodingStrategy`). The mapping is
 /// read once per type and cached.
 ///
+/// When encoding, each property is written to its first source, and nested keys that share a
+/// parent are merged into one object. A member holds either one property's value or other
+/// properties' nested keys: mapping one property to `"ext"` and another to `"ext.desc"` makes the
+/// encode throw `EncodingError.invalidValue`, naming the type and both keys. Two properties
+/// mapped to the same key are allowed; the last one encoded gives the value.
+///
 /// The mapping applies under ``LenientJSONDecoder`` and ``LenientJSONEncoder``; Foundation's
 /// coders ignore it and use the coding keys as they are.
 public protocol KeyMapping {

@@ -294,7 +294,8 @@ struct JSONParser {
         var index = start
         var flags: UInt8 = quote == UInt8(ascii: "'") ? JSONNode.json5 : 0
         while true {
-            // The common case: printable ASCII that needs no attention.
+            // The common case: printable ASCII that needs no attention, eight bytes at a time.
+            index = JSONParser.skipPlainASCII(in: input, from: index, quote: quote)
             while index < count {
                 let current = input[index]
                 if current == quote || current == UInt8(ascii: "\\") || current < 0x20 || current >= 0x80 { break }
@@ -436,6 +437,32 @@ struct JSONParser {
             offset += 1
         }
         return index + length
+    }
+
+    /// The index of the first byte at or after `start` that is a quote, a backslash, a control
+    /// character or non-ASCII, looking at eight bytes per step (or `start` itself when fewer
+    /// than eight remain; the byte loop finishes the job).
+    @inline(__always)
+    static func skipPlainASCII(in input: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8) -> Int {
+        guard let base = input.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = ones &* UInt64(quote)
+        let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+        var index = start
+        while index + 8 <= input.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte is interesting when it is below 0x20, has its high bit set, or equals the
+            // quote or a backslash (a zero byte after XOR).
+            let control = (word &- ones &* 0x20) & ~word
+            let quote = word ^ quotes
+            let backslash = word ^ backslashes
+            let quoteZero = (quote &- ones) & ~quote
+            let backslashZero = (backslash &- ones) & ~backslash
+            if (control | quoteZero | backslashZero | word) & highBits != 0 { break }
+            index += 8
+        }
+        return index
     }
 
     // MARK: JSON5 identifiers

@@ -105,6 +105,17 @@ extension JSONValue: Codable {
     }
 }
 
+/// The coding key of a member of a string-keyed dictionary: two words, so that a path built
+/// with it is stored inline.
+struct MemberKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 /// A coding key for any string or index.
 struct AnyCodingKey: CodingKey, Hashable, Sendable {
     var stringValue: String
