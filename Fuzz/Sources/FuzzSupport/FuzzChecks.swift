@@ -247,6 +247,15 @@ extension FuzzChecks {
             .invalidNumber, .invalidEscape, .invalidUnicodeEscape, .controlCharacterInString, .invalidUTF8,
         ]
         if let parseError = parseError(of: error), valueCodes.contains(parseError.code) { return true }
+        // Foundation's scanner takes every byte of `0-9 + - . e E` after a number as part of it (`429496729-`) and
+        // checks the token only when it is read; ours stops the number at the first byte that cannot continue it.
+        if let parseError = parseError(of: error), parseError.code == .unexpectedCharacter,
+            parseError.byteOffset > 0, parseError.byteOffset < data.count
+        {
+            let numberBytes = Set("0123456789+-.eE".utf8)
+            let offset = data.startIndex + parseError.byteOffset
+            if numberBytes.contains(data[offset]) && numberBytes.contains(data[offset - 1]) { return true }
+        }
         if (try? JSONDecoder().decode(DecodedTree.self, from: data)) == nil {
             return true
         }
