@@ -7,12 +7,13 @@ import Testing
 
 /// Inputs the fuzz targets (Fuzz/) found, kept as tests.
 @Suite struct FuzzFindingsTests {
-    /// Numbers of 19 or more digits with a fraction or exponent that Foundation refuses as integers; `.strict` drops
+    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers; `.strict` drops
     /// the fraction and returns a value.
     static let longFractionalIntegers = [
         "2374623746732768942.98",
         "-2374623746732768942.9832749832423479823246327846",
         "100000000000000000000.5e-2",
+        "123456789056789012.4567895616",
     ]
 
     @Test(arguments: longFractionalIntegers)
