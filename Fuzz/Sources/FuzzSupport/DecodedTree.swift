@@ -1,7 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-// A copy of Tests/LenientCodableTests/Support/DecodedTree.swift: the fuzz package cannot depend on a test target.
+// A copy of Tests/LenientCodableTests/Support/DecodedTree.swift (the fuzz package cannot depend on a test target),
+// with members decoded in sorted key order.
 
 import Foundation
 
@@ -69,7 +70,9 @@ indirect enum DecodedTree: Decodable, Hashable, Sendable {
         if let container = attempt({ try decoder.container(keyedBy: TestCodingKey.self) }) {
             var members: [String: DecodedTree] = [:]
             let keys = container.allKeys
-            for key in keys {
+            // In sorted order, unlike the test support's copy: Foundation lists `allKeys` in hash order, which changes
+            // from run to run, so with two bad members the first to fail would differ.
+            for key in keys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 members[key.stringValue] = try container.decode(DecodedTree.self, forKey: key)
             }
             self = .object(members, allKeysCount: keys.count)
