@@ -1,0 +1,11 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import FuzzSupport
+
+/// The libFuzzer entry point: runs `FuzzChecks.differential(_:)` on each input. A broken invariant traps.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDifferential(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    FuzzChecks.differential(UnsafeBufferPointer(start: start, count: count))
+    return 0
+}

@@ -1,0 +1,102 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// One decoder and one encoder shared by many tasks at once, as `Sendable` promises. Run under
+/// `swift test --sanitize=thread` (scripts/sanitizers.sh, .ci/run) this is the test that finds a data race.
+@Suite struct ConcurrencyTests {
+    @Test func sharedDecoderAndEncoderAcrossEightTasks() async throws {
+        let decoder = LenientJSONDecoder(options: .lenient)
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    try Self.work(task: task, decoder: decoder, encoder: encoder)
+                }
+            }
+            // Meanwhile, change settings that none of the documents depend on: each decode and encode works with the
+            // settings it started with, so the results above must not change.
+            group.addTask {
+                for round in 0..<200 {
+                    decoder.userInfo = [Self.roundKey: round]
+                    decoder.nonConformingFloatDecodingStrategy =
+                        round.isMultiple(of: 2)
+                        ? .throw : .convertFromString(positiveInfinity: "+", negativeInfinity: "-", nan: "n")
+                    encoder.userInfo = [Self.roundKey: round]
+                    encoder.outputFormatting =
+                        round.isMultiple(of: 2) ? [.sortedKeys] : [.sortedKeys, .withoutEscapingSlashes]
+                    await Task.yield()
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private static let roundKey = CodingUserInfoKey(rawValue: "round")!
+
+    /// Each task decodes its own document, in its own way, with its own per-call configuration, and checks the value.
+    private static func work(task: Int, decoder: LenientJSONDecoder, encoder: LenientJSONEncoder) throws {
+        let document = Document.sample(task)
+        let data = Data(document.json.utf8)
+        for iteration in 0..<50 {
+            switch task % 4 {
+            case 0:
+                let value = try decoder.decode(Document.self, from: data)
+                #expect(value == document)
+            case 1:
+                let (value, report) = try decoder.decodeWithReport(Document.self, from: document.messyJSON)
+                #expect(value == document)
+                #expect(report.issues.map(\.path) == ["page"])
+                #expect(report.issues.first?.kind == .coerced)
+            case 2:
+                let scale = task * 100 + iteration
+                let value = try decoder.decode(Scaled.self, from: data, configuration: scale)
+                #expect(value.page == document.page * scale)
+            default:
+                let value = try decoder.decode(Document.self, from: try JSONValue(parsing: data))
+                #expect(value == document)
+            }
+            let encoded = try encoder.encode(document)
+            #expect(String(decoding: encoded, as: UTF8.self) == document.json)
+        }
+    }
+}
+
+extension ConcurrencyTests {
+    struct Document: Codable, Equatable, Sendable {
+        var name: String
+        var page: Int
+        var tags: [String]
+
+        static func sample(_ task: Int) -> Document {
+            Document(name: "task \(task)", page: task * 7 + 1, tags: (0...task).map { "t\($0)" })
+        }
+
+        /// The document as the encoder writes it with sorted keys.
+        var json: String {
+            #"{"name":"\#(name)","page":\#(page),"tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+        }
+
+        /// The same document with the page as a string, which the lenient decoder coerces and reports.
+        var messyJSON: String {
+            json.replacingOccurrences(of: #""page":\#(page)"#, with: #""page":"\#(page)""#)
+        }
+    }
+
+    /// A type whose decoding takes a per-call configuration: the factor that multiplies its page.
+    struct Scaled: DecodableWithConfiguration {
+        var page: Int
+
+        enum CodingKeys: String, CodingKey { case page }
+
+        init(from decoder: any Decoder, configuration: Int) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            page = try container.decode(Int.self, forKey: .page) * configuration
+        }
+    }
+}

@@ -1,0 +1,56 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// Inputs the fuzz targets (Fuzz/) found, kept as tests.
+@Suite struct FuzzFindingsTests {
+    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers; `.strict` drops
+    /// the fraction and returns a value.
+    static let longFractionalIntegers = [
+        "2374623746732768942.98",
+        "-2374623746732768942.9832749832423479823246327846",
+        "100000000000000000000.5e-2",
+        "123456789056789012.4567895616",
+    ]
+
+    @Test(arguments: longFractionalIntegers)
+    func strictRefusesAnIntegerFoundationRefuses(_ literal: String) throws {
+        let input = Data("[\(literal)]".utf8)
+        #expect(throws: DecodingError.self, "Foundation refuses it") {
+            try JSONDecoder().decode([Int64].self, from: input)
+        }
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode([Int64].self, from: input)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [0])
+    }
+
+    /// Shorter numbers of the same kind decode as Foundation decodes them: the fraction dropped.
+    @Test(arguments: ["1234567890123456789.5", "-1234567890123456789.5", "9007199254740993.5e0"])
+    func strictAgreesWithFoundationBelowTwentyDigits(_ literal: String) throws {
+        let input = Data("[\(literal)]".utf8)
+        #expect(
+            try LenientJSONDecoder(options: .strict).decode([Int64].self, from: input)
+                == JSONDecoder().decode([Int64].self, from: input))
+    }
+
+    /// UTF-16 or UTF-32 whose length is not a whole number of code units is refused, where Foundation ignores the
+    /// partial unit at the end.
+    @Test(arguments: [[0x00, 0x5B, 0x00, 0x5D, 0x28], [0x00, 0x00, 0x00, 0x30, 0x00, 0x20]] as [[UInt8]])
+    func partialCodeUnitIsRefused(_ bytes: [UInt8]) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(JSONValue.self, from: Data(bytes))
+        }
+        #expect(error.parseError?.code == .invalidEncoding)
+        #expect(throws: Never.self, "Foundation accepts it") {
+            try JSONDecoder().decode(DecodedTree.self, from: Data(bytes))
+        }
+    }
+}
