@@ -89,10 +89,9 @@ enum NumberConversion {
             let value = Double(magnitude)
             return negative ? -value : value
         }
-        if let value = doubleFastPath(bytes) { return value }
-        if let (significand, exponent, negative) = decimalComponents(bytes),
-            let value = eiselLemire(significand: significand, exponent: exponent, negative: negative)
-        {
+        guard let (significand, exponent, negative) = decimalComponents(bytes) else { return doubleSlowPath(bytes) }
+        if let value = clinger(significand: significand, exponent: exponent, negative: negative) { return value }
+        if let value = eiselLemire(significand: significand, exponent: exponent, negative: negative) {
             // Foundation refuses what overflows to infinity or underflows to zero.
             if !value.isFinite || (value == 0 && significand != 0) { return nil }
             return value
@@ -100,57 +99,11 @@ enum NumberConversion {
         return doubleSlowPath(bytes)
     }
 
-    /// Clinger's fast path: at most 15 significant digits and a power of ten below 10^23 give
-    /// an exact significand and an exact power, so one multiplication or division rounds correctly.
+    /// Clinger's fast path: a significand exact in a `Double` (at most 2^53) and a power of ten
+    /// below 10^23, both exact, so one multiplication or division rounds correctly.
     @inline(__always)
-    static func doubleFastPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var index = 0
-        let count = bytes.count
-        var negative = false
-        if index < count && bytes[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
-        }
-        var significand: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        while index < count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            if significand != 0 || digit != 0 { digits += 1 }
-            significand = significand &* 10 &+ UInt64(digit)
-            index += 1
-        }
-        if index < count && bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                if significand != 0 || digit != 0 { digits += 1 }
-                significand = significand &* 10 &+ UInt64(digit)
-                exponent -= 1
-                index += 1
-            }
-        }
-        guard digits <= 15 else { return nil }
-        if index < count {
-            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
-            index += 1
-            var exponentNegative = false
-            if index < count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var explicit = 0
-            while index < count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10, explicit < 10_000 else { return nil }
-                explicit = explicit * 10 + Int(digit)
-                index += 1
-            }
-            exponent += exponentNegative ? -explicit : explicit
-        }
-        guard index == count else { return nil }
+    static func clinger(significand: UInt64, exponent: Int, negative: Bool) -> Double? {
+        guard significand <= 1 << 53 else { return nil }
         var value = Double(significand)
         if significand == 0 {
             value = 0

@@ -182,3 +182,15 @@ import Testing
         URL(string: text) ?? URL(fileURLWithPath: "/invalid-test-url")
     }
 }
+
+extension ScalarCoercionTests {
+    /// One row spelled out: the value, the issue's kind and path, and its message.
+    @Test func coercedStringNumberIsReportedWithItsText() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport([Int].self, from: #"["42", 7]"#)
+        #expect(value == [42, 7])
+        #expect(report.issues.map(\.kind) == [.coerced])
+        #expect(report.issues.first?.path == "[0]")
+        #expect(report.issues.first?.message == #"Coerced string "42" to Int 42."#)
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode([Int].self, from: #"["42", 7]"#) }
+    }
+}

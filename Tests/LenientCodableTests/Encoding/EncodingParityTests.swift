@@ -185,3 +185,19 @@ struct NestedArrays: Encodable {
         if depth > 1 { try container.encode(NestedArrays(depth: depth - 1)) }
     }
 }
+
+extension EncodingParityTests {
+    /// One comparison spelled out: sorted keys in byte order and an escaped slash, as `JSONEncoder` writes them.
+    @Test func sortedCompactBytesMatchFoundationLiterally() throws {
+        struct Pair: Encodable {
+            var b = 1
+            var a = "x/y"
+        }
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        let ours = LenientJSONEncoder()
+        ours.outputFormatting = [.sortedKeys]
+        #expect(try ours.encode(Pair()) == foundation.encode(Pair()))
+        #expect(String(decoding: try ours.encode(Pair()), as: UTF8.self) == #"{"a":"x\/y","b":1}"#)
+    }
+}
