@@ -16,6 +16,7 @@ let package = Package(
         // Codable models of the corpus documents, shared by `compare` and the ordo-one suites.
         .target(
             name: "CorpusModels",
+            dependencies: [.product(name: "LenientCodable", package: "LenientCodable")],
             path: "Sources/CorpusModels"
         ),
         // One-process comparison of LenientCodable with Foundation: `swift run -c release compare`.
@@ -30,7 +31,10 @@ let package = Package(
         // Sanity checks of the models against Foundation: `swift test`.
         .testTarget(
             name: "CorpusModelsTests",
-            dependencies: ["CorpusModels"],
+            dependencies: [
+                "CorpusModels",
+                .product(name: "LenientCodable", package: "LenientCodable"),
+            ],
             path: "Tests/CorpusModelsTests"
         ),
     ],

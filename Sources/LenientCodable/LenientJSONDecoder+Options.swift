@@ -101,6 +101,27 @@ extension LenientJSONDecoder {
         /// instead of failing the whole collection.
         public var dropsInvalidElements: Bool
 
+        // MARK: Converters
+
+        /// Conversions you register for types the coercion table cannot read, or reads
+        /// differently from your service: a `Money` from `"12.5 USD"`, a `Bool` from `"T"`.
+        ///
+        /// Empty in both presets. A converter runs in ``strict`` too, since you asked for it, and
+        /// each use is reported as ``DecodingIssue/Kind/coerced``. See ``DecodingConverters`` for
+        /// when a converter runs and what happens when it throws.
+        ///
+        /// ```swift
+        /// var options = LenientJSONDecoder.Options.lenient
+        /// options.converters.register(Bool.self) { json in
+        ///     guard let text = json.stringValue, text == "T" || text == "F" else {
+        ///         throw CocoaError(.coderReadCorrupt)
+        ///     }
+        ///     return text == "T"
+        /// }
+        /// let decoder = LenientJSONDecoder(options: options)
+        /// ```
+        public var converters: DecodingConverters
+
         /// Creates options with every leniency off, as ``strict``.
         public init() {
             allowsTrailingCommas = false
@@ -121,6 +142,7 @@ extension LenientJSONDecoder {
             defaultsNullValues = false
             defaultsInvalidValues = false
             dropsInvalidElements = false
+            converters = DecodingConverters()
         }
 
         /// Every leniency on: the decoder forgives what it can and reports it. Unknown keys are

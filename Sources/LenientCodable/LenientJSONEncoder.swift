@@ -104,6 +104,18 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         set { withSettings { $0.keyEncodingStrategy = newValue } }
     }
 
+    /// How the encoder writes types that you teach it to write: in place of their `encode(to:)`,
+    /// the JSON your converter returns. Empty by default. See ``EncodingConverters``.
+    ///
+    /// ```swift
+    /// let encoder = LenientJSONEncoder()
+    /// encoder.converters.register(Bool.self) { flag in flag ? "T" : "F" }
+    /// ```
+    public var converters: EncodingConverters {
+        get { withSettings { $0.converters } }
+        set { withSettings { $0.converters = newValue } }
+    }
+
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
@@ -238,6 +250,7 @@ struct EncoderSettings: @unchecked Sendable {
     var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
     var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var converters = EncodingConverters()
 }
 
 extension TreeEncoder {
@@ -261,7 +274,7 @@ extension TreeEncoder {
 
     /// Writes the tree as JSON text with the call's output formatting.
     static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> [UInt8] {
-        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodes.count * 12 + 16)
+        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {

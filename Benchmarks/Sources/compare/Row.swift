@@ -24,13 +24,20 @@ struct Row {
     var implementation: String
     /// The bytes one iteration reads or writes, for MB/s.
     var bytes: Int
+    /// How many iterations one timed sample runs, so that a small document's sample is long enough
+    /// for the clock; times are reported per iteration.
+    var repetitions: Int
     /// Does the work once; it must `blackHole` what it produces.
     var run: () throws -> Void
 
-    init(_ operation: Operation, _ implementation: String, bytes: Int, run: @escaping () throws -> Void) {
+    init(
+        _ operation: Operation, _ implementation: String, bytes: Int, repetitions: Int = 1,
+        run: @escaping () throws -> Void
+    ) {
         self.operation = operation
         self.implementation = implementation
         self.bytes = bytes
+        self.repetitions = repetitions
         self.run = run
     }
 }
@@ -47,6 +54,9 @@ struct Suite {
     var name: String
     var rows: [Row]
     var checks: [Check] = []
+    /// The suite this one measures the same document of in another way (`twitter` for
+    /// `twitter-mapped`), whose ratios to Foundation the report sets beside this suite's.
+    var variantOf: String? = nil
 }
 
 /// Keeps the optimizer from removing the work that produced `value`.

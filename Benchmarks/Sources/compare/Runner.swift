@@ -5,7 +5,7 @@
 struct Measurement {
     var suite: String
     var row: Row
-    /// Milliseconds, sorted.
+    /// Milliseconds per iteration, sorted.
     var times: [Double]
 
     var median: Double { percentile(0.5) }
@@ -52,7 +52,7 @@ struct Runner {
         for row in suite.rows {
             do {
                 let elapsed = try clock.measure {
-                    for _ in 0..<warmUpRounds { try row.run() }
+                    for _ in 0..<warmUpRounds * row.repetitions { try row.run() }
                 }
                 roundSeconds += seconds(elapsed) / Double(warmUpRounds)
                 rows.append(row)
@@ -70,11 +70,12 @@ struct Runner {
             // Start each round at a different row, so no row always follows the same one.
             for offset in rows.indices {
                 let index = (round + offset) % rows.count
+                let row = rows[index]
                 let elapsed = clock.measure {
                     // Every row ran without throwing during warm-up.
-                    try? rows[index].run()
+                    for _ in 0..<row.repetitions { try? row.run() }
                 }
-                times[index].append(seconds(elapsed) * 1000)
+                times[index].append(seconds(elapsed) * 1000 / Double(row.repetitions))
             }
         }
         return rows.indices.map { Measurement(suite: suite.name, row: rows[$0], times: times[$0].sorted()) }

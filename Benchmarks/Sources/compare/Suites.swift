@@ -13,6 +13,7 @@ extension Suite {
     static func corpus<Model: Codable>(_ name: String, _ model: Model.Type, data: Data) throws -> Suite {
         let strict = LenientJSONDecoder(options: .strict)
         let lenient = LenientJSONDecoder(options: .lenient)
+        let reporting = LenientJSONDecoder()
         let foundation = JSONDecoder()
 
         // Both encoders encode the same value, decoded once here.
@@ -26,6 +27,9 @@ extension Suite {
             rows: [
                 Row(.decode, "strict", bytes: data.count) { blackHole(try strict.decode(Model.self, from: data)) },
                 Row(.decode, "lenient", bytes: data.count) { blackHole(try lenient.decode(Model.self, from: data)) },
+                Row(.decode, "report", bytes: data.count) {
+                    blackHole(try reporting.decodeWithReport(Model.self, from: data))
+                },
                 Row(.decode, "foundation", bytes: data.count) {
                     blackHole(try foundation.decode(Model.self, from: data))
                 },
@@ -50,6 +54,10 @@ extension Suite {
             Check(name: "lenient decodes what Foundation decodes") {
                 try sortedEncoder.encode(lenient.decode(Model.self, from: data)) == expected
             },
+            Check(name: "report decodes what Foundation decodes, with an empty report") {
+                let (value, report) = try reporting.decodeWithReport(Model.self, from: data)
+                return try sortedEncoder.encode(value) == expected && report.isEmpty
+            },
             Check(name: "lenient-encoder with .sortedKeys writes Foundation's bytes") {
                 let encoder = LenientJSONEncoder()
                 encoder.outputFormatting = .sortedKeys
@@ -62,5 +70,91 @@ extension Suite {
 
     static func corpus(_ corpus: Corpus) throws -> Suite {
         try Suite.corpus(corpus.name, corpus.modelType, data: corpus.load())
+    }
+
+    /// `twitter.json` decoded through the key-mapped model (renames, nested keys and fallback lists
+    /// on every type), against Foundation decoding the plain model with coding keys: what mapping
+    /// costs is this suite's ratio to Foundation over the `twitter` suite's.
+    static func twitterMapped() throws -> Suite {
+        let data = try Corpus.twitter.load()
+        let strict = LenientJSONDecoder(options: .strict)
+        let lenient = LenientJSONDecoder(options: .lenient)
+        let foundation = JSONDecoder()
+        let expected = MappedTwitter.leaves(of: try foundation.decode(TwitterDocument.self, from: data))
+
+        var suite = Suite(
+            name: "twitter-mapped",
+            rows: [
+                Row(.decode, "strict", bytes: data.count) {
+                    blackHole(try strict.decode(MappedTwitterDocument.self, from: data))
+                },
+                Row(.decode, "lenient", bytes: data.count) {
+                    blackHole(try lenient.decode(MappedTwitterDocument.self, from: data))
+                },
+                Row(.decode, "foundation", bytes: data.count) {
+                    blackHole(try foundation.decode(TwitterDocument.self, from: data))
+                },
+            ],
+            variantOf: Corpus.twitter.name)
+        suite.checks = [
+            Check(name: "strict decodes the mapped model to the plain model's data") {
+                MappedTwitter.leaves(of: try strict.decode(MappedTwitterDocument.self, from: data)) == expected
+            },
+            Check(name: "lenient decodes the mapped model to the plain model's data") {
+                MappedTwitter.leaves(of: try lenient.decode(MappedTwitterDocument.self, from: data)) == expected
+            },
+            Check(name: "Foundation, which ignores the mapping, cannot decode the mapped model") {
+                (try? foundation.decode(MappedTwitterDocument.self, from: data)) == nil
+            },
+        ]
+        return suite
+    }
+
+    /// How many decodes one timed sample of the messy feed runs: one takes well under a millisecond.
+    static let messyRepetitions = 200
+
+    /// The messy feed decoded with `.lenient` (and with a report), against Foundation decoding its
+    /// cleaned twin with the same model: what forgiving costs on a payload that needs it.
+    static func messy() throws -> Suite {
+        let messy = try Data(contentsOf: MessyFeedDocument.messyFileURL)
+        let clean = try Data(contentsOf: MessyFeedDocument.cleanFileURL)
+        let lenient = MessyFeedDocument.lenientDecoder()
+        let foundation = MessyFeedDocument.foundationDecoder()
+        let expected = try foundation.decode(MessyFeed.self, from: clean)
+
+        var suite = Suite(
+            name: "messy",
+            rows: [
+                Row(.decode, "lenient", bytes: messy.count, repetitions: messyRepetitions) {
+                    blackHole(try lenient.decode(MessyFeed.self, from: messy))
+                },
+                Row(.decode, "report", bytes: messy.count, repetitions: messyRepetitions) {
+                    blackHole(try lenient.decodeWithReport(MessyFeed.self, from: messy))
+                },
+                Row(.decode, "foundation", bytes: clean.count, repetitions: messyRepetitions) {
+                    blackHole(try foundation.decode(MessyFeed.self, from: clean))
+                },
+            ])
+        suite.checks = [
+            Check(name: "Foundation decodes the clean twin's \(MessyFeedDocument.postCount) posts") {
+                expected.posts.count == MessyFeedDocument.postCount
+            },
+            Check(name: "lenient decodes the messy feed to the clean twin's value") {
+                try lenient.decode(MessyFeed.self, from: messy) == expected
+            },
+            Check(name: "report decodes the same value and reports what it forgave") {
+                let (value, report) = try lenient.decodeWithReport(MessyFeed.self, from: messy)
+                return value == expected && !report.isEmpty
+            },
+        ]
+        return suite
+    }
+
+    /// Every suite `compare` knows, by name, in the order it measures them.
+    static var all: [(name: String, make: () throws -> Suite)] {
+        Corpus.allCases.map { corpus in (corpus.name, { try Suite.corpus(corpus) }) } + [
+            ("twitter-mapped", twitterMapped),
+            ("messy", messy),
+        ]
     }
 }

@@ -1,17 +1,16 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-// Compares LenientCodable with Foundation in one process on the corpus documents:
+// Compares LenientCodable with Foundation in one process on the corpus documents and their variants:
 //
 //     swift run -c release --package-path Benchmarks compare [--iterations N] [--corpus NAME]...
 
-import CorpusModels
 import Foundation
 
 let usage = """
     usage: compare [--iterations N] [--corpus NAME]...
       --iterations N   measured rounds per corpus (default: as many as fit in about 35 seconds, 10 to 300)
-      --corpus NAME    measure only this document; repeatable (\(Corpus.allCases.map(\.name).joined(separator: ", ")))
+      --corpus NAME    measure only this suite; repeatable (\(Suite.all.map(\.name).joined(separator: ", ")))
     """
 
 func fail(_ message: String) -> Never {
@@ -20,7 +19,7 @@ func fail(_ message: String) -> Never {
 }
 
 var runner = Runner()
-var corpora: [Corpus] = []
+var selected: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -31,8 +30,8 @@ while let argument = arguments.popFirst() {
         runner.iterations = value
     case "--corpus":
         guard let name = arguments.popFirst() else { fail("--corpus needs a name") }
-        guard let corpus = Corpus(rawValue: name) else { fail("no corpus named \(name)") }
-        corpora.append(corpus)
+        guard Suite.all.contains(where: { $0.name == name }) else { fail("no suite named \(name)") }
+        selected.append(name)
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -40,7 +39,7 @@ while let argument = arguments.popFirst() {
         fail("unknown argument \(argument)")
     }
 }
-if corpora.isEmpty { corpora = Corpus.allCases }
+let suites = Suite.all.filter { selected.isEmpty || selected.contains($0.name) }
 
 func log(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -52,20 +51,23 @@ log("warning: a debug build; measure with `swift run -c release`.")
 
 var measurements: [Measurement] = []
 var checks: [String] = []
-for corpus in corpora {
+var variants: [String: String] = [:]
+for (name, make) in suites {
     do {
-        let suite = try Suite.corpus(corpus)
+        let suite = try make()
         checks += runner.check(suite)
+        variants[suite.name] = suite.variantOf
         measurements += runner.measure(suite, log: log)
     } catch {
-        fail("cannot set up \(corpus.name): \(error)")
+        fail("cannot set up \(name): \(error)")
     }
 }
 
 // Checks come first: a row whose implementation gets the wrong answer has no meaningful speed.
 checks.forEach { print($0) }
 print()
-let report = Report(measurements: measurements)
+let report = Report(measurements: measurements, variants: variants)
 report.printTable()
 report.printParseThroughput()
+report.printVariantRatios()
 report.printResultLines()

@@ -3,6 +3,7 @@
 
 import CorpusModels
 import Foundation
+import LenientCodable
 import Testing
 
 @Suite struct CorpusModelsTests {
@@ -10,6 +11,27 @@ import Testing
     func decodesAndRoundTripsWithFoundation(_ corpus: Corpus) throws {
         let data = try corpus.load()
         try roundTrip(corpus.modelType, data)
+    }
+
+    /// The key-mapped twitter model holds what the plain model holds, leaf for leaf.
+    @Test func mappedTwitterDecodesThePlainModelsData() throws {
+        let data = try Corpus.twitter.load()
+        let plain = try JSONDecoder().decode(TwitterDocument.self, from: data)
+        let mapped = try LenientJSONDecoder(options: .strict).decode(MappedTwitterDocument.self, from: data)
+        let expected = MappedTwitter.leaves(of: plain)
+        #expect(expected.count > 10_000)
+        #expect(MappedTwitter.leaves(of: mapped) == expected)
+    }
+
+    /// The messy feed decodes leniently to what Foundation decodes from its clean twin.
+    @Test func messyFeedDecodesToTheCleanTwin() throws {
+        let messy = try Data(contentsOf: MessyFeedDocument.messyFileURL)
+        let clean = try Data(contentsOf: MessyFeedDocument.cleanFileURL)
+        let twin = try MessyFeedDocument.foundationDecoder().decode(MessyFeed.self, from: clean)
+        let (feed, report) = try MessyFeedDocument.lenientDecoder().decodeWithReport(MessyFeed.self, from: messy)
+        #expect(twin.posts.count == MessyFeedDocument.postCount)
+        #expect(feed == twin)
+        #expect(!report.isEmpty)
     }
 
     /// Decoding what the model encoded and encoding it again gives the same bytes, so the model

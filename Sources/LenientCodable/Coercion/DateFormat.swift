@@ -144,9 +144,9 @@ enum ISO8601Reader {
         return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
     }
 
-    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -169,9 +169,16 @@ enum ISO8601Reader {
 final class PatternCache: @unchecked Sendable {
     static let shared = PatternCache()
     private var formatters: [String: DateFormatter] = [:]
+    private var readers: [String: PatternReader?] = [:]
     private let lock = NSLock()
 
     func date(from text: String, format: String) -> Date? {
+        lock.lock()
+        let reader = readers[format] ?? PatternReader(pattern: format)
+        readers[format] = .some(reader)
+        lock.unlock()
+        // Patterns of common fields are read by hand; the rest by a shared DateFormatter.
+        if let reader { return reader.date(from: text) }
         lock.lock()
         defer { lock.unlock() }
         let formatter: DateFormatter

@@ -71,7 +71,11 @@ enum NumberConversion {
             return nil
         }
         if double.magnitude < 9_007_199_254_740_992 { return value }
-        guard let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart() else { return nil }
+        // Foundation reads these through a Decimal whose significand must fit 64 bits: a long
+        // fraction makes the whole number unreadable even when its integer part would fit.
+        guard let decimal = DecimalText(bytes), decimal.significandFitsUInt64,
+            let (magnitude, negative) = decimal.integerPart()
+        else { return nil }
         return integer(magnitude: magnitude, negative: negative, as: type)
     }
 
@@ -274,6 +278,19 @@ struct DecimalText {
             digits.removeLast()
             exponent += 1
         }
+    }
+
+    /// Whether all the significant digits, as one integer, fit a `UInt64`.
+    var significandFitsUInt64: Bool {
+        var value: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return false }
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !carry else { return false }
+            value = sum
+        }
+        return true
     }
 
     /// The magnitude of the integer part (the fraction dropped), when it is below 2^64.

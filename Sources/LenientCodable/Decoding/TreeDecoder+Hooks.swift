@@ -14,6 +14,10 @@ struct TypeTraits {
         case stringKeyedDictionary(any StringKeyedDictionaryDecodable.Type)
         /// An array or set, read straight from the array's elements.
         case collection(any LenientCollection.Type)
+        /// A type that is not a standard scalar and has a converter in the decode's options: its
+        /// own decoding, then the converter. A case of its own, so that testing for it costs the
+        /// other types nothing: the switch on the kind takes it like any other.
+        case converted
     }
 
     var kind: Kind
@@ -21,6 +25,10 @@ struct TypeTraits {
     var isPolymorphic: Bool
     /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
     var isKeyMapped: Bool
+    /// Whether the decode's options register a converter for the type. A flag rather than the
+    /// converter itself: a reference would make every copy of the traits retain and release it.
+    /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
+    var hasConverter = false
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
@@ -49,6 +57,22 @@ struct TypeTraits {
         } else {
             kind = .model
         }
+    }
+
+    /// The traits with the converter facts of one decode's options; converters belong to an
+    /// options value, so they cannot live in the process-wide cache.
+    func withConverters(_ converters: DecodingConverters, for type: Any.Type) -> TypeTraits {
+        var traits = self
+        traits.hasConverter = converters.converter(for: type) != nil
+        // The standard scalars call their converter from their own unwrapping, on JSON of another kind.
+        if traits.hasConverter && !TypeTraits.isStandardScalar(type) { traits.kind = .converted }
+        return traits
+    }
+
+    /// The types whose converter runs whenever the JSON is not of their own kind.
+    private static func isStandardScalar(_ type: Any.Type) -> Bool {
+        type == Bool.self || type == String.self || type == Double.self || type == Float.self
+            || type == Decimal.self || type is any FixedWidthInteger.Type
     }
 }
 
@@ -92,7 +116,8 @@ extension TreeDecoder {
             lastTraitsIndex = position
             return traitsTable[position].traits
         }
-        let traits = TypeTraits.shared(for: type, id: id)
+        var traits = TypeTraits.shared(for: type, id: id)
+        if hasConverters { traits = traits.withConverters(options.converters, for: type) }
         traitsTable.append((id, traits))
         lastTraitsIndex = traitsTable.count - 1
         return traits
@@ -156,21 +181,33 @@ extension TreeDecoder {
 
     /// Decodes a value from the JSON its `willDecode` returned, through a tree of its own.
     private func decodeRewritten<T: Decodable>(_ type: T.Type, from json: JSONValue, path: CodingPathNode) throws -> T {
+        try withSubtree(of: json, path: path, producedBy: "willDecode of \(T.self)") { inner in
+            try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+        }
+    }
+
+    /// Runs `body` with a decoder over a tree of its own holding `json`, at `path`, sharing this
+    /// decoder's settings and report. For JSON that a hook or transform produced.
+    ///
+    /// - Parameter producer: What produced the JSON, for the error when it cannot be read.
+    func withSubtree<R>(
+        of json: JSONValue, path: CodingPathNode, producedBy producer: @autoclosure () -> String,
+        _ body: (TreeDecoder) throws -> R
+    ) throws -> R {
         let bytes = JSONValueWriter.compactUTF8(json)
         return try bytes.withUnsafeBufferPointer { buffer in
-            let rewrittenTree: JSONTree
+            let subtree: JSONTree
             do {
-                rewrittenTree = try JSONParser.parse(buffer, options: JSONParser.Options())
+                subtree = try JSONParser.parse(buffer, options: JSONParser.Options())
             } catch {
                 throw DecodingError.dataCorrupted(
                     .init(
-                        codingPath: path.path,
-                        debugDescription: "willDecode of \(T.self) returned JSON that cannot be read.",
+                        codingPath: path.path, debugDescription: "\(producer()) returned JSON that cannot be read.",
                         underlyingError: error))
             }
-            let inner = TreeDecoder(tree: rewrittenTree, settings: settings, codingPathNode: path, userInfo: userInfo)
+            let inner = TreeDecoder(tree: subtree, settings: settings, codingPathNode: path, userInfo: userInfo)
             inner.report = report
-            return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            return try body(inner)
         }
     }
 

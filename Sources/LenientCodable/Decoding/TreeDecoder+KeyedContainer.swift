@@ -17,6 +17,8 @@ extension TreeDecoder {
         var codingPathNode: CodingPathNode { pathBox.node }
         /// For key strategies other than the default: converted key -> value node.
         let convertedKeys: [String: Int]?
+        /// Whether JSON keys are converted from snake case (compared without a table).
+        let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one.
         let plan: KeyPlan?
         /// Whether a key missing exactly may be found ignoring case and separators.
@@ -31,7 +33,13 @@ extension TreeDecoder {
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
                 convertedKeys = nil
+                convertsFromSnakeCase = false
+            case .convertFromSnakeCase:
+                // Compared key by key as they are converted: no table per object.
+                convertedKeys = nil
+                convertsFromSnakeCase = true
             default:
+                convertsFromSnakeCase = false
                 convertedKeys = KeyedContainer.convertKeys(
                     decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
             }
@@ -88,6 +96,9 @@ extension TreeDecoder {
         private func exactValueIndex(forKey key: Key) -> Int? {
             if let convertedKeys { return convertedKeys[key.stringValue] }
             var name = key.stringValue
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
@@ -99,6 +110,10 @@ extension TreeDecoder {
             switch plan?.entry(for: name) {
             case .ignored?:
                 return nil
+            case .sources(let sources)? where sources.count == 1 && sources[0].count == 1:
+                // A plain rename, the most common entry: one key, looked up directly.
+                if let index = tree.findMember(in: objectIndex, key: sources[0][0].utf8) { return index }
+                candidates = sources
             case .sources(let sources)?:
                 candidates = sources
                 var firstNull: Int?
@@ -194,12 +209,14 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
+            if plan?.hasTransforms == true { return try decodeValueOfTransformingType(type, forKey: key, body) }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
             return try decodeValueLeniently(type, forKey: key, body)
         }
 
+        @inline(__always)
         private func decodeValueLeniently<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
@@ -218,6 +235,40 @@ extension TreeDecoder {
             }
         }
 
+        // The container's own decoder, in the hot path's calling convention.
+
+        @inline(never)
+        private func nullValue<T>(
+            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
+        }
+
+        @inline(never)
+        private func invalidValue<T>(
+            _ type: T.Type, error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+        ) throws -> T {
+            try Self.invalidValue(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+        }
+
+        /// A present non-optional property of a transformed value in lenient mode, as
+        /// ``decodeValueLeniently(_:forKey:_:)`` treats the others: a null or unusable value takes
+        /// the type's default.
+        private static func decodeFoundLeniently<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            if decoder.isNullish(at: index, for: T.self) {
+                return try nullValue(T.self, decoder: decoder, at: index, path: path, body)
+            }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try invalidValue(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+            }
+        }
+
         @inline(never)
         private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
             guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
@@ -232,8 +283,9 @@ extension TreeDecoder {
         }
 
         @inline(never)
-        private func nullValue<T>(
-            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        private static func nullValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self) else {
                 // Null is not an invalid value: only `defaultsNullValues` forgives it.
@@ -246,8 +298,9 @@ extension TreeDecoder {
         }
 
         @inline(never)
-        private func invalidValue<T>(
-            _ type: T.Type, error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
+        private static func invalidValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
+            reportMark mark: Int
         ) throws -> T {
             guard let value = defaultValue(of: T.self) else { throw error }
             decoder.rollbackReport(to: mark)
@@ -264,11 +317,24 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
+            if plan?.hasTransforms == true { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
             guard let index = valueIndex(forKey: key) else { return nil }
+            // Before the path is built: most optional properties of real documents are null.
+            if decoder.tree[index].kind == .null { return nil }
+            return try Self.decodeFoundOptional(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
+
+        /// A present optional property. `decoder` is the container's, or the decoder of a
+        /// transformed value.
+        @inline(__always)
+        private static func decodeFoundOptional<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
             let kind = decoder.tree[index].kind
             if kind == .null { return nil }
-            guard decoder.isLenient else { return try body(decoder, index, pathBox.appending(key)) }
-            let path = pathBox.appending(key)
+            guard decoder.isLenient else { return try body(decoder, index, path) }
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
                 decoder.record(
                     .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
@@ -289,6 +355,103 @@ extension TreeDecoder {
                 )
                 return nil
             }
+        }
+
+        // MARK: Transforms
+
+        /// A non-optional property of a type that declares transforms, apart so that the code
+        /// inlined for every property of every type stays a test of one Bool.
+        @inline(never)
+        private func decodeValueOfTransformingType<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            if let transform = plan?.transform(for: key.stringValue) {
+                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
+            }
+            guard decoder.isLenient else {
+                return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
+            }
+            return try decodeValueLeniently(type, forKey: key, body)
+        }
+
+        /// An optional property of a type that declares transforms.
+        @inline(never)
+        private func decodeOptionalOfTransformingType<T>(
+            _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            if let transform = plan?.transform(for: key.stringValue) {
+                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
+            }
+            guard let index = valueIndex(forKey: key) else { return nil }
+            return try Self.decodeFoundOptional(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
+
+        /// A non-optional property whose type declares a transform of its JSON: the transformed JSON
+        /// is decoded from a tree of its own, with the usual lenient treatment.
+        @inline(never)
+        private func decodeTransformedValue<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            guard let index = valueIndex(forKey: key) else {
+                guard decoder.isLenient else { throw keyNotFound(key) }
+                return try missingValue(T.self, forKey: key)
+            }
+            let path = pathBox.appending(key)
+            let json: JSONValue
+            do {
+                json = try transform(decoder.tree.value(at: index))
+            } catch {
+                let failure = transformFailure(key, error: error, at: index, path: path)
+                guard decoder.isLenient, decoder.options.defaultsInvalidValues, let value = defaultValue(of: T.self)
+                else { throw failure }
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "\(TreeDecoder.reason(failure)); used the default \(TreeDecoder.describeDefault(value)).")
+                return value
+            }
+            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+                inner in
+                guard inner.isLenient else { return try body(inner, 0, path) }
+                return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
+            }
+        }
+
+        /// An optional property whose type declares a transform of its JSON.
+        @inline(never)
+        private func decodeTransformedOptional<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            guard let index = valueIndex(forKey: key) else { return nil }
+            let path = pathBox.appending(key)
+            let json: JSONValue
+            do {
+                json = try transform(decoder.tree.value(at: index))
+            } catch {
+                let failure = transformFailure(key, error: error, at: index, path: path)
+                guard decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
+                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
+                return nil
+            }
+            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+                inner in
+                try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+            }
+        }
+
+        @inline(never)
+        private func transformFailure(_ key: Key, error: any Error, at index: Int, path: CodingPathNode)
+            -> DecodingError
+        {
+            let typeName = plan?.typeName ?? "the type"
+            return DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path.path,
+                    debugDescription:
+                        "The transform of \(typeName).\(key.stringValue) cannot rewrite \(decoder.describeFound(at: index)): \(TreeDecoder.reason(error)).",
+                    underlyingError: error))
         }
 
         private func isIgnored(_ key: Key) -> Bool {
@@ -422,6 +585,9 @@ extension TreeDecoder {
         private func valueIndex(forKeyName name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
+            if convertsFromSnakeCase {
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+            }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
@@ -452,7 +618,8 @@ extension JSONTree {
         let text: StaticString = "null"
         let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return JSONTree(
-            input: input, nodes: [JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)], isJSON5: false)
+            input: input, nodes: NodeStorage([JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)]),
+            isJSON5: false)
     }
 }
 

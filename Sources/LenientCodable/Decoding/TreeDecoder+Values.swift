@@ -97,6 +97,8 @@ extension TreeDecoder {
             if tree[index].kind == .array {
                 return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
             }
+        case .converted:
+            return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent)
         }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
@@ -104,7 +106,7 @@ extension TreeDecoder {
 
     /// Decodes a type through its `init(from:)`, with its hooks when it has any.
     @inline(__always)
-    private func decodeModel<T: Decodable>(
+    func decodeModel<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
     ) throws -> T {
         if traits.needsRawJSON { return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent) }
@@ -149,7 +151,7 @@ extension TreeDecoder {
 
     /// Returns a value as the generic type it is already known to be, without a dynamic cast.
     @inline(__always)
-    private func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
+    func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
         unsafeBitCast(value, to: T.self)
     }
 
@@ -199,6 +201,9 @@ extension TreeDecoder {
         case .true: return true
         case .false: return false
         default:
+            if hasConverters && hasScalarConverter(Bool.self, at: index) {
+                return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
+            }
             if isLenient { return try coerceBool(at: index, path: path) }
             throw typeMismatch(Bool.self, at: index, path: path)
         }
@@ -206,6 +211,9 @@ extension TreeDecoder {
 
     func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
         guard tree[index].kind == .string else {
+            if hasConverters && hasScalarConverter(String.self, at: index) {
+                return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
+            }
             if isLenient { return try coerceString(at: index, path: path) }
             throw typeMismatch(String.self, at: index, path: path)
         }
@@ -215,6 +223,9 @@ extension TreeDecoder {
     func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
         let node = tree[index]
         guard node.kind == .number else {
+            if hasConverters && hasScalarConverter(T.self, at: index) {
+                return try convertScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
+            }
             if isLenient { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
         }
@@ -307,6 +318,9 @@ extension TreeDecoder {
             if text == negativeInfinity { return -.infinity }
             if text == nan { return .nan }
         }
+        if hasConverters && hasScalarConverter(T.self, at: index) {
+            return try convertScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
+        }
         if isLenient { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
     }
@@ -314,6 +328,9 @@ extension TreeDecoder {
     func unwrapDecimal(at index: Int, path: CodingPathNode) throws -> Decimal {
         let node = tree[index]
         guard node.kind == .number else {
+            if hasConverters && hasScalarConverter(Decimal.self, at: index) {
+                return try convertScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
+            }
             if isLenient { return try coerceDecimal(at: index, path: path) }
             throw typeMismatch(Decimal.self, at: index, path: path)
         }

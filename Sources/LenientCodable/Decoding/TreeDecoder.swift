@@ -26,6 +26,8 @@ final class TreeDecoder: Decoder {
     let options: LenientJSONDecoder.Options
     /// Whether any value may be forgiven; when not, only Foundation's paths run.
     let isLenient: Bool
+    /// Whether the options register any converter; when not, no value looks for one.
+    let hasConverters: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     var readKeys: Set<Int>?
     /// The traits of the types met so far in this decode, and the last one looked up.
@@ -33,6 +35,8 @@ final class TreeDecoder: Decoder {
     var lastTraitsIndex = 0
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
+    /// The plans this decode has used, searched before the process-wide cache and its lock.
+    var planTable: [(model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)] = []
 
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
@@ -45,6 +49,7 @@ final class TreeDecoder: Decoder {
         self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
         self.options = settings.options
         self.isLenient = settings.options.forgivesValues
+        self.hasConverters = !settings.options.converters.isEmpty
         self.readKeys = settings.options.reportsUnknownKeys ? [] : nil
     }
 
@@ -157,6 +162,10 @@ final class TreeDecoder: Decoder {
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan.plan }
+        for entry in planTable where entry.model == modelID && entry.keys == keysID {
+            cachedPlan = entry
+            return entry.plan
+        }
         let plan: KeyPlan?
         do {
             plan = try KeyPlan.plan(for: model, keys: keys)
@@ -165,6 +174,7 @@ final class TreeDecoder: Decoder {
                 .init(codingPath: codingPathNode.path, debugDescription: error.description, underlyingError: error))
         }
         cachedPlan = (modelID, keysID, plan)
+        planTable.append((modelID, keysID, plan))
         return plan
     }
 }

@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /*
  The encoder's intermediate tree: every JSON value an encode call produces is one `EncodedNode`
  in a single flat array, linked by 32-bit indices instead of references, so that encoding a
@@ -48,7 +50,8 @@ struct EncodedNode {
     }
 
     // Declared in this order so that the struct packs into 64 bytes.
-    /// The payload of `bool` (0 or 1), `int`, `uint`, `double` and `float` (bit patterns).
+    /// The payload of `bool` (0 or 1), `int`, `uint`, `double` and `float` (bit patterns); for
+    /// an object, a filter of its members' key hashes.
     var bits: UInt64
     /// The payload of `string` and `literal`.
     var text: String
@@ -83,31 +86,66 @@ struct EncodedNode {
 ///
 /// One instance is shared by every encoder and container of a call; nodes refer to each other
 /// by index into ``nodes``.
+///
+/// The nodes and the other state that changes on every value live behind pointers that the
+/// tree allocates itself: a class's `var` properties cost a dynamic exclusivity check on every
+/// access, and an array property a uniqueness check on every write, which together used to
+/// outweigh the work of storing a number.
 final class EncodingTree {
-    var nodes: [EncodedNode]
-    /// Key lookup tables for objects with many members, built on demand, by object index.
-    private var memberTables: [Int32: [String: Int32]] = [:]
+    /// The mutable state of the call, in one allocation.
+    private struct State {
+        var nodes: UnsafeMutablePointer<EncodedNode>
+        var count: Int
+        var capacity: Int
+        /// Whether ``pendingError`` is set: a plain flag, because testing the optional error
+        /// itself goes through `EncodingError`'s value witnesses on every value.
+        var hasPendingError: Bool
+        var pendingError: EncodingError?
+        /// Keys already converted to snake case in this call: models repeat the same few keys.
+        var snakeCaseKeys: [String: String]
+        /// Key lookup tables for objects with many members, built on demand, by object index.
+        var memberTables: [Int32: [String: Int32]]
+    }
+
+    private let state: UnsafeMutablePointer<State>
+    /// The key plans looked up in this call, in a direct-mapped table indexed by the types'
+    /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
+    /// the rest of a small container.
+    let planSlots: UnsafeMutablePointer<PlanSlot>
+    /// The traits of the types encoded in this call, in a table like ``planSlots``.
+    let traitSlots: UnsafeMutablePointer<TraitSlot>
     let settings: EncoderSettings
     let userInfo: [CodingUserInfoKey: Any]
     /// The key strategy, resolved once per call.
     let keyMode: KeyMode
-    /// Keys already converted to snake case in this call: models repeat the same few keys.
-    var snakeCaseKeys: [String: String] = [:]
-    /// The key plans looked up in this call, in a direct-mapped table indexed by the types'
-    /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
-    /// the rest of a small container. Empty until the first keyed container.
-    var planSlots: [PlanSlot] = []
-    /// The traits of the types encoded in this call, in a table like ``planSlots``.
-    var traitSlots: [TraitSlot] = []
+
+    /// The nodes, valid until the next node is appended.
+    @inline(__always)
+    var nodes: UnsafeMutablePointer<EncodedNode> { state.pointee.nodes }
+
+    /// The number of nodes.
+    @inline(__always)
+    var nodeCount: Int { state.pointee.count }
+
     /// An error found where `Encoder` cannot throw (creating a container): thrown as soon as the
     /// value being encoded returns, and at the latest when the call ends.
-    private(set) var pendingError: EncodingError?
-    /// Whether ``pendingError`` is set: a plain flag, because testing the optional error itself
-    /// goes through `EncodingError`'s value witnesses on every value.
-    private(set) var hasPendingError = false
+    var pendingError: EncodingError? { state.pointee.pendingError }
+
+    /// Whether ``pendingError`` is set.
+    @inline(__always)
+    var hasPendingError: Bool { state.pointee.hasPendingError }
+
+    /// Keys already converted to snake case in this call.
+    var snakeCaseKeys: [String: String] {
+        get { state.pointee.snakeCaseKeys }
+        set { state.pointee.snakeCaseKeys = newValue }
+    }
+
+    /// Whether the settings register any converter; when not, no value looks for one.
+    let hasConverters: Bool
 
     /// The size of ``planSlots`` and ``traitSlots``, a power of two.
-    static let typeSlotCount = 32
+    static let typeSlotCount = 64
 
     /// One entry of ``planSlots``; a `model` of 0 is empty.
     struct PlanSlot {
@@ -120,27 +158,29 @@ final class EncodingTree {
     struct TraitSlot {
         var type: UInt = 0
         var traits: TypeTraits = []
+        /// The type's conformance when the encoder writes it itself: an array or `[String: T]`.
+        var collection: (any EncodableCollection.Type)?
     }
 
     /// Keeps the first error found where the encoder cannot throw.
     func record(_ error: EncodingError) {
-        guard !hasPendingError else { return }
-        pendingError = error
-        hasPendingError = true
+        guard !state.pointee.hasPendingError else { return }
+        state.pointee.pendingError = error
+        state.pointee.hasPendingError = true
     }
 
     /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per call.
     struct TypeTraits: OptionSet {
         let rawValue: UInt8
-        /// `[String: Value]`, whose keys are written as they are.
-        static let stringKeyedDictionary = TypeTraits(rawValue: 1)
         /// Conforms to ``EncodingHooks``.
         static let hooks = TypeTraits(rawValue: 2)
+        /// Has a converter in the settings.
+        static let converted = TypeTraits(rawValue: 4)
     }
 
-    /// Objects with more members than this get a hash table for key lookups; below it a linear
-    /// scan over short keys is faster than hashing.
-    private static let linearLookupLimit: Int32 = 24
+    /// Objects with more members than this get a hash table for key lookups; below it a filter
+    /// of the members' hashes and a scan over them are faster than hashing.
+    private static let linearLookupLimit: Int32 = 48
 
     /// How keys are converted, as a closed enum so that the hot path switches without an
     /// `@unknown default`.
@@ -152,6 +192,7 @@ final class EncodingTree {
 
     init(settings: EncoderSettings) {
         self.settings = settings
+        self.hasConverters = !settings.converters.isEmpty
         switch settings.keyEncodingStrategy {
         case .convertToSnakeCase: keyMode = .snakeCase
         case .custom(let convert): keyMode = .custom(convert)
@@ -161,9 +202,30 @@ final class EncodingTree {
         userInfo.reserveCapacity(settings.userInfo.count)
         for (key, value) in settings.userInfo { userInfo[key] = value }
         self.userInfo = userInfo
-        nodes = []
-        nodes.reserveCapacity(64)
-        nodes.append(EncodedNode())
+        let capacity = 64
+        let nodes = Self.allocateNodes(capacity: capacity)
+        nodes.initialize(to: EncodedNode())
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: State(
+                nodes: nodes, count: 1, capacity: capacity, hasPendingError: false, pendingError: nil,
+                snakeCaseKeys: [:], memberTables: [:]))
+        planSlots = .allocate(capacity: Self.typeSlotCount)
+        planSlots.initialize(repeating: PlanSlot(), count: Self.typeSlotCount)
+        traitSlots = .allocate(capacity: Self.typeSlotCount)
+        traitSlots.initialize(repeating: TraitSlot(), count: Self.typeSlotCount)
+    }
+
+    deinit {
+        let nodes = state.pointee.nodes
+        nodes.deinitialize(count: state.pointee.count)
+        free(nodes)
+        state.deinitialize(count: 1)
+        state.deallocate()
+        planSlots.deinitialize(count: Self.typeSlotCount)
+        planSlots.deallocate()
+        traitSlots.deinitialize(count: Self.typeSlotCount)
+        traitSlots.deallocate()
     }
 
     /// The root node, where the top-level value goes.
@@ -171,50 +233,57 @@ final class EncodingTree {
 
     // MARK: Scalars
 
+    @inline(__always)
     func setNull(_ node: Int32) {
         nodes[Int(node)].kind = .null
     }
 
+    @inline(__always)
     func setBool(_ node: Int32, _ value: Bool) {
-        let index = Int(node)
-        nodes[index].kind = .bool
-        nodes[index].bits = value ? 1 : 0
+        let node = nodes + Int(node)
+        node.pointee.kind = .bool
+        node.pointee.bits = value ? 1 : 0
     }
 
+    @inline(__always)
     func setInt(_ node: Int32, _ value: Int64) {
-        let index = Int(node)
-        nodes[index].kind = .int
-        nodes[index].bits = UInt64(bitPattern: value)
+        let node = nodes + Int(node)
+        node.pointee.kind = .int
+        node.pointee.bits = UInt64(bitPattern: value)
     }
 
+    @inline(__always)
     func setUInt(_ node: Int32, _ value: UInt64) {
-        let index = Int(node)
-        nodes[index].kind = .uint
-        nodes[index].bits = value
+        let node = nodes + Int(node)
+        node.pointee.kind = .uint
+        node.pointee.bits = value
     }
 
+    @inline(__always)
     func setDouble(_ node: Int32, _ value: Double) {
-        let index = Int(node)
-        nodes[index].kind = .double
-        nodes[index].bits = value.bitPattern
+        let node = nodes + Int(node)
+        node.pointee.kind = .double
+        node.pointee.bits = value.bitPattern
     }
 
+    @inline(__always)
     func setFloat(_ node: Int32, _ value: Float) {
-        let index = Int(node)
-        nodes[index].kind = .float
-        nodes[index].bits = UInt64(value.bitPattern)
+        let node = nodes + Int(node)
+        node.pointee.kind = .float
+        node.pointee.bits = UInt64(value.bitPattern)
     }
 
     func setLiteral(_ node: Int32, _ text: String) {
-        let index = Int(node)
-        nodes[index].kind = .literal
-        nodes[index].text = text
+        let node = nodes + Int(node)
+        node.pointee.kind = .literal
+        node.pointee.text = text
     }
 
+    @inline(__always)
     func setString(_ node: Int32, _ text: String) {
-        let index = Int(node)
-        nodes[index].kind = .string
-        nodes[index].text = text
+        let node = nodes + Int(node)
+        node.pointee.kind = .string
+        node.pointee.text = text
     }
 
     // MARK: Containers
@@ -224,7 +293,7 @@ final class EncodingTree {
     func makeArray(_ node: Int32) -> Bool {
         let index = Int(node)
         if nodes[index].kind == .array { return true }
-        clear(node)
+        if nodes[index].kind != .unset { clear(node) }
         nodes[index].kind = .array
         return false
     }
@@ -233,47 +302,75 @@ final class EncodingTree {
     func makeObject(_ node: Int32) {
         let index = Int(node)
         if nodes[index].kind == .object { return }
-        clear(node)
+        if nodes[index].kind != .unset { clear(node) }
         nodes[index].kind = .object
     }
 
     /// Turns the node back into an unset slot, dropping its value and children.
     func clear(_ node: Int32) {
-        let index = Int(node)
-        if nodes[index].kind == .object, nodes[index].childCount > Self.linearLookupLimit {
-            memberTables[node] = nil
+        let current = nodes + Int(node)
+        if current.pointee.kind == .object, current.pointee.childCount > Self.linearLookupLimit {
+            state.pointee.memberTables[node] = nil
         }
-        nodes[index].kind = .unset
-        nodes[index].holdsNestedKeys = false
-        nodes[index].text = ""
-        nodes[index].firstChild = -1
-        nodes[index].lastChild = -1
-        nodes[index].childCount = 0
+        current.pointee.kind = .unset
+        current.pointee.holdsNestedKeys = false
+        current.pointee.text = ""
+        current.pointee.bits = 0
+        current.pointee.firstChild = -1
+        current.pointee.lastChild = -1
+        current.pointee.childCount = 0
     }
 
-    private func appendChild(_ child: EncodedNode, to parent: Int32) -> Int32 {
-        let childIndex = Int32(truncatingIfNeeded: nodes.count)
-        nodes.append(child)
-        let parentIndex = Int(parent)
-        let last = nodes[parentIndex].lastChild
+    /// Appends a node to the storage and returns its index.
+    @inline(__always)
+    private func appendNode(_ node: consuming EncodedNode) -> Int32 {
+        let count = state.pointee.count
+        if count == state.pointee.capacity { grow() }
+        (state.pointee.nodes + count).initialize(to: node)
+        state.pointee.count = count + 1
+        return Int32(truncatingIfNeeded: count)
+    }
+
+    /// Node storage comes from `malloc`, so that growing it is a `realloc`, which moves large
+    /// blocks by remapping pages instead of copying them. Nodes may move bit for bit: their
+    /// strings are the only references in them.
+    private static func allocateNodes(capacity: Int) -> UnsafeMutablePointer<EncodedNode> {
+        guard let memory = malloc(capacity * MemoryLayout<EncodedNode>.stride) else { fatalError("Out of memory") }
+        return memory.bindMemory(to: EncodedNode.self, capacity: capacity)
+    }
+
+    @inline(never)
+    private func grow() {
+        let capacity = state.pointee.capacity * 2
+        guard let memory = realloc(state.pointee.nodes, capacity * MemoryLayout<EncodedNode>.stride) else {
+            fatalError("Out of memory")
+        }
+        state.pointee.nodes = memory.bindMemory(to: EncodedNode.self, capacity: capacity)
+        state.pointee.capacity = capacity
+    }
+
+    @inline(__always)
+    private func appendChild(_ child: consuming EncodedNode, to parent: Int32) -> Int32 {
+        let childIndex = appendNode(child)
+        let parentNode = nodes + Int(parent)
+        let last = parentNode.pointee.lastChild
         if last < 0 {
-            nodes[parentIndex].firstChild = childIndex
+            parentNode.pointee.firstChild = childIndex
         } else {
             nodes[Int(last)].nextSibling = childIndex
         }
-        nodes[parentIndex].lastChild = childIndex
-        nodes[parentIndex].childCount += 1
+        parentNode.pointee.lastChild = childIndex
+        parentNode.pointee.childCount += 1
         return childIndex
     }
 
     /// Appends an unset node that no container links to: the value written into it is dropped.
     func detachedNode() -> Int32 {
-        let index = Int32(truncatingIfNeeded: nodes.count)
-        nodes.append(EncodedNode())
-        return index
+        appendNode(EncodedNode())
     }
 
     /// Appends an unset element to an array node and returns it.
+    @inline(__always)
     func appendElement(to array: Int32) -> Int32 {
         appendChild(EncodedNode(), to: array)
     }
@@ -286,29 +383,42 @@ final class EncodingTree {
 
     private func appendMember(_ key: String, hash: UInt32, to object: Int32) -> Int32 {
         let member = appendChild(EncodedNode(key: key, keyHash: hash), to: object)
-        if nodes[Int(object)].childCount > Self.linearLookupLimit {
+        let objectNode = nodes + Int(object)
+        // An object's `bits` filter the hashes of its keys (see `member(_:of:)`).
+        objectNode.pointee.bits |= Self.filterBit(hash)
+        if objectNode.pointee.childCount > Self.linearLookupLimit {
             indexMember(member, key: key, of: object)
         }
         return member
+    }
+
+    /// The bit of a key hash in its object's filter.
+    @inline(__always)
+    private static func filterBit(_ hash: UInt32) -> UInt64 {
+        1 &<< UInt64(hash >> 26)
     }
 
     /// The member of an object node with the given key, appended as an unset slot if there is
     /// none. An existing member keeps its place and its value; the caller decides whether to
     /// replace it.
     func member(_ key: String, of object: Int32) -> (node: Int32, existed: Bool) {
-        let count = nodes[Int(object)].childCount
+        let objectNode = nodes + Int(object)
+        let count = objectNode.pointee.childCount
+        let hash = Self.hash(key)
+        // A key whose bit is not in the object's filter is not among its members.
+        if objectNode.pointee.bits & Self.filterBit(hash) == 0 {
+            return (appendMember(key, hash: hash, to: object), false)
+        }
         if count > Self.linearLookupLimit {
-            if let found = memberTables[object]?[key] { return (found, true) }
-        } else if count > 0 {
-            let hash = Self.hash(key)
-            var child = nodes[Int(object)].firstChild
+            if let found = state.pointee.memberTables[object]?[key] { return (found, true) }
+        } else {
+            var child = objectNode.pointee.firstChild
             while child >= 0 {
                 if nodes[Int(child)].keyHash == hash && nodes[Int(child)].key == key { return (child, true) }
                 child = nodes[Int(child)].nextSibling
             }
-            return (appendMember(key, hash: hash, to: object), false)
         }
-        return (appendMember(key, to: object), false)
+        return (appendMember(key, hash: hash, to: object), false)
     }
 
     /// FNV-1a over the key's UTF-8 bytes: cheaper than the string comparisons it saves.
@@ -324,16 +434,16 @@ final class EncodingTree {
     }
 
     private func indexMember(_ member: Int32, key: String, of object: Int32) {
-        if memberTables[object] == nil {
+        if state.pointee.memberTables[object] == nil {
             var table: [String: Int32] = [:]
             var child = nodes[Int(object)].firstChild
             while child >= 0 {
                 table[nodes[Int(child)].key] = child
                 child = nodes[Int(child)].nextSibling
             }
-            memberTables[object] = table
+            state.pointee.memberTables[object] = table
         } else {
-            memberTables[object]?[key] = member
+            state.pointee.memberTables[object]?[key] = member
         }
     }
 

@@ -23,7 +23,7 @@ struct JSONWriter {
     let escapesSlashes: Bool
     private var indentLevel = 0
     /// Scratch space for sorting members: each object sorts its slice at the end, then drops it.
-    private var sortBuffer: [Int32] = []
+    private var sortBuffer: [SortEntry] = []
     /// The nesting level at which ``open(_:depth:)`` throws; unlimited for debug descriptions.
     var depthLimit = Self.maximumDepth
 
@@ -65,35 +65,42 @@ struct JSONWriter {
             bytes.append(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
             return
         }
-        let start = bytes.count
-        var rest = value
-        while rest > 0 {
-            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
-            bytes.append(UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0"))
-            rest = quotient
+        // Digits from the right into a 20-byte scratch buffer on the stack, then one copy.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var position = 20
+            var rest = value
+            while rest > 0 {
+                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+                position -= 1
+                scratch[position] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
+                rest = quotient
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position..<20]))
         }
-        bytes[start...].reverse()
     }
 
     /// Writes a finite `Double` as `JSONEncoder` does.
     mutating func writeDouble(_ value: Double) {
-        writeFloatingPointDescription(value.description)
+        let start = bytes.count
+        // The same text as `description`, streamed into the buffer without making a `String`
+        // (see the `TextOutputStream` conformance below).
+        value.write(to: &self)
+        dropTrailingPointZero(from: start)
     }
 
     /// Writes a finite `Float` as `JSONEncoder` does: its own shortest text, not the `Double`'s.
     mutating func writeFloat(_ value: Float) {
-        writeFloatingPointDescription(value.description)
+        let start = bytes.count
+        value.write(to: &self)
+        dropTrailingPointZero(from: start)
     }
 
-    private mutating func writeFloatingPointDescription(_ description: String) {
-        var text = description
-        text.withUTF8 { utf8 in
-            // "1.0" is written "1"; "1e-07" and "0.5" are written as they are.
-            if utf8.count > 2, utf8[utf8.count - 2] == UInt8(ascii: "."), utf8[utf8.count - 1] == UInt8(ascii: "0") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(utf8.count - 2)]))
-            } else {
-                bytes.append(contentsOf: utf8)
-            }
+    /// "1.0" is written "1"; "1e-07" and "0.5" are written as they are.
+    private mutating func dropTrailingPointZero(from start: Int) {
+        let end = bytes.count
+        if end - start > 2, bytes[end - 2] == UInt8(ascii: "."), bytes[end - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
         }
     }
 
@@ -223,6 +230,31 @@ struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// A member to sort: its node and the first eight bytes of its key, big-endian and padded
+    /// with zeros, so that most comparisons are one integer comparison.
+    struct SortEntry {
+        var prefix: UInt64
+        var node: Int32
+    }
+
+    /// The first eight UTF-8 bytes of a key as a big-endian number, padded with zero bytes.
+    ///
+    /// Two keys whose prefixes differ are in the order of their prefixes: at the first byte where
+    /// the prefixes differ, either both keys have that byte, or the shorter key has ended there
+    /// (a zero of padding against a byte of the other key that is not zero, or the prefixes would
+    /// not differ there) and sorts first, as it does in byte order. Equal prefixes need the whole
+    /// comparison.
+    static func sortPrefix(of key: String) -> UInt64 {
+        key.utf8.withContiguousStorageIfAvailable { utf8 in
+            var prefix: UInt64 = 0
+            let count = min(utf8.count, 8)
+            for index in 0..<count {
+                prefix |= UInt64(utf8[index]) &<< UInt64(56 - 8 * index)
+            }
+            return prefix
+        } ?? 0
+    }
+
     /// Whether one key sorts before another under `.sortedKeys`: UTF-8 byte order, which is
     /// what the toolchain's Foundation uses (not a numeric or case-insensitive comparison).
     static func keyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
@@ -241,14 +273,29 @@ struct JSONWriter {
     }
 }
 
+// MARK: - Number text
+
+/// The stream that floating-point numbers write their text to: the standard library hands
+/// `write(to:)` the ASCII digits of `description` through `_writeASCII`, so numbers go into the
+/// buffer without a `String` (and its allocation, for texts over 15 bytes) per number.
+/// Unescaped: only number text comes this way.
+extension JSONWriter: TextOutputStream {
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
+}
+
 // MARK: - Writing the encoder's tree
 
 extension JSONWriter {
     /// Writes a node of the tree and everything under it.
     mutating func write(_ tree: EncodingTree, node: Int32) throws(DepthExceeded) {
-        try tree.nodes.withUnsafeBufferPointer { nodes throws(DepthExceeded) in
-            try write(nodes, node: node, depth: 0)
-        }
+        try write(UnsafeBufferPointer(start: tree.nodes, count: tree.nodeCount), node: node, depth: 0)
     }
 
     /// Writes a scalar node; containers are written by the caller.
@@ -293,13 +340,16 @@ extension JSONWriter {
                 let start = sortBuffer.count
                 var child = current.pointee.firstChild
                 while child >= 0 {
-                    sortBuffer.append(child)
+                    sortBuffer.append(SortEntry(prefix: Self.sortPrefix(of: base[Int(child)].key), node: child))
                     child = base[Int(child)].nextSibling
                 }
                 let end = sortBuffer.count
-                sortBuffer[start..<end].sort { Self.keyPrecedes(base[Int($0)].key, base[Int($1)].key) }
+                sortBuffer[start..<end].sort { lhs, rhs in
+                    if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
+                    return Self.keyPrecedes(base[Int(lhs.node)].key, base[Int(rhs.node)].key)
+                }
                 for position in start..<end {
-                    let member = sortBuffer[position]
+                    let member = sortBuffer[position].node
                     beginElement(isFirst: position == start)
                     writeKey(base[Int(member)].key)
                     try write(nodes, node: member, depth: depth + 1)

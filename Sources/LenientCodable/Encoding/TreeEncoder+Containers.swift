@@ -70,47 +70,80 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encodeNil(forKey key: Key) throws { try encoder.tree.setNull(slot(for: key)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try encoder.tree.setBool(slot(for: key), value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try encoder.tree.setString(slot(for: key), value) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try encoder.tree.setInt(slot(for: key), Int64(value)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        try encoder.tree.setBool(slot(for: key), value)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        try encoder.tree.setString(slot(for: key), value)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        try encoder.tree.setInt(slot(for: key), Int64(value))
+    }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try encoder.tree.setInt(slot(for: key), value) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        try encoder.tree.setInt(slot(for: key), value)
+    }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encoder.tree.setUInt(slot(for: key), value) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        try encoder.tree.setUInt(slot(for: key), value)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        guard let slot = try slotIfWritten(for: key) else { return }
+        try encoder.encode(value, into: slot, key: key)
+    }
+
+    /// A scalar that has an overload of its own, when the encoder has converters: the generic
+    /// path looks them up.
+    private mutating func encodeThroughConverters<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard let slot = try slotIfWritten(for: key) else { return }
         try encoder.encode(value, into: slot, key: key)
     }
@@ -156,31 +189,82 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     private func appendSlot() -> Int32 { encoder.tree.appendElement(to: node) }
 
     mutating func encodeNil() throws { encoder.tree.setNull(appendSlot()) }
-    mutating func encode(_ value: Bool) throws { encoder.tree.setBool(appendSlot(), value) }
-    mutating func encode(_ value: String) throws { encoder.tree.setString(appendSlot(), value) }
-    mutating func encode(_ value: Int) throws { encoder.tree.setInt(appendSlot(), Int64(value)) }
-    mutating func encode(_ value: Int8) throws { encoder.tree.setInt(appendSlot(), Int64(value)) }
-    mutating func encode(_ value: Int16) throws { encoder.tree.setInt(appendSlot(), Int64(value)) }
-    mutating func encode(_ value: Int32) throws { encoder.tree.setInt(appendSlot(), Int64(value)) }
-    mutating func encode(_ value: Int64) throws { encoder.tree.setInt(appendSlot(), value) }
-    mutating func encode(_ value: UInt) throws { encoder.tree.setUInt(appendSlot(), UInt64(value)) }
-    mutating func encode(_ value: UInt8) throws { encoder.tree.setUInt(appendSlot(), UInt64(value)) }
-    mutating func encode(_ value: UInt16) throws { encoder.tree.setUInt(appendSlot(), UInt64(value)) }
-    mutating func encode(_ value: UInt32) throws { encoder.tree.setUInt(appendSlot(), UInt64(value)) }
-    mutating func encode(_ value: UInt64) throws { encoder.tree.setUInt(appendSlot(), value) }
+    mutating func encode(_ value: Bool) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setBool(appendSlot(), value)
+    }
+    mutating func encode(_ value: String) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setString(appendSlot(), value)
+    }
+    mutating func encode(_ value: Int) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setInt(appendSlot(), Int64(value))
+    }
+    mutating func encode(_ value: Int8) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setInt(appendSlot(), Int64(value))
+    }
+    mutating func encode(_ value: Int16) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setInt(appendSlot(), Int64(value))
+    }
+    mutating func encode(_ value: Int32) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setInt(appendSlot(), Int64(value))
+    }
+    mutating func encode(_ value: Int64) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setInt(appendSlot(), value)
+    }
+    mutating func encode(_ value: UInt) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setUInt(appendSlot(), UInt64(value))
+    }
+    mutating func encode(_ value: UInt8) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setUInt(appendSlot(), UInt64(value))
+    }
+    mutating func encode(_ value: UInt16) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setUInt(appendSlot(), UInt64(value))
+    }
+    mutating func encode(_ value: UInt32) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setUInt(appendSlot(), UInt64(value))
+    }
+    mutating func encode(_ value: UInt64) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setUInt(appendSlot(), value)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128) throws { encoder.tree.setLiteral(appendSlot(), value.description) }
+    mutating func encode(_ value: Int128) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setLiteral(appendSlot(), value.description)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128) throws { encoder.tree.setLiteral(appendSlot(), value.description) }
+    mutating func encode(_ value: UInt128) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
+        encoder.tree.setLiteral(appendSlot(), value.description)
+    }
     mutating func encode(_ value: Double) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
         let index = count
         try encoder.setFloatingPoint(value, into: appendSlot(), key: IndexCodingKey(index))
     }
     mutating func encode(_ value: Float) throws {
+        if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
         let index = count
         try encoder.setFloatingPoint(value, into: appendSlot(), key: IndexCodingKey(index))
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        try encoder.encode(value, into: appendSlot(), key: IndexCodingKey(index))
+    }
+
+    /// A scalar that has an overload of its own, when the encoder has converters: the generic
+    /// path looks them up.
+    private mutating func encodeThroughConverters<T: Encodable>(_ value: T) throws {
         let index = count
         try encoder.encode(value, into: appendSlot(), key: IndexCodingKey(index))
     }

@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /*
  Key mapping when encoding: each property is written to the first source of its `KeyMapping`
  entry. A nested key (`"ext.desc"`) creates the objects on the way and merges into the ones that
@@ -33,7 +35,7 @@ extension EncodingTree {
         let modelAddress = UInt(bitPattern: ObjectIdentifier(model))
         let keysAddress = UInt(bitPattern: ObjectIdentifier(keys))
         let slot = Self.slot(modelAddress, keysAddress)
-        if slot < planSlots.count, planSlots[slot].model == modelAddress, planSlots[slot].keys == keysAddress {
+        if planSlots[slot].model == modelAddress, planSlots[slot].keys == keysAddress {
             return planSlots[slot].plan
         }
         return planSlowPath(for: model, keys: keys, encoder: encoder, slot: slot)
@@ -50,30 +52,29 @@ extension EncodingTree {
             record(TreeEncoder.keyMappingError(error, type: model, codingPath: encoder.codingPath))
             plan = nil
         }
-        if planSlots.isEmpty { planSlots = Array(repeating: PlanSlot(), count: Self.typeSlotCount) }
         planSlots[slot] = PlanSlot(
             model: UInt(bitPattern: ObjectIdentifier(model)), keys: UInt(bitPattern: ObjectIdentifier(keys)), plan: plan
         )
         return plan
     }
 
-    /// Whether a type is a `[String: Value]` dictionary or has hooks; looked up once per type and call.
+    /// Whether a type is an array or a `[String: Value]` dictionary, or has hooks; looked up
+    /// once per type and call.
     @inline(__always)
-    func traits(of type: Any.Type) -> TypeTraits {
+    func traits(of type: Any.Type) -> TraitSlot {
         let address = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Self.slot(address, 0)
-        if slot < traitSlots.count, traitSlots[slot].type == address { return traitSlots[slot].traits }
+        if traitSlots[slot].type == address { return traitSlots[slot] }
         return traitsSlowPath(of: type, slot: slot)
     }
 
     @inline(never)
-    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TypeTraits {
-        var traits: TypeTraits = []
-        if type is any EncodableStringKeyedDictionary.Type { traits.insert(.stringKeyedDictionary) }
-        if type is any EncodingHooks.Type { traits.insert(.hooks) }
-        if traitSlots.isEmpty { traitSlots = Array(repeating: TraitSlot(), count: Self.typeSlotCount) }
-        traitSlots[slot] = TraitSlot(type: UInt(bitPattern: ObjectIdentifier(type)), traits: traits)
-        return traits
+    private func traitsSlowPath(of type: Any.Type, slot: Int) -> TraitSlot {
+        var entry = TraitSlot.shared(for: type)
+        // Converters belong to the call's settings, so they stay out of the process-wide cache.
+        if hasConverters && settings.converters.hasConverter(for: type) { entry.traits.insert(.converted) }
+        traitSlots[slot] = entry
+        return entry
     }
 
     /// The table slot of a pair of type addresses. Metadata is at least 8-byte aligned, so the
@@ -81,6 +82,28 @@ extension EncodingTree {
     @inline(__always)
     private static func slot(_ first: UInt, _ second: UInt) -> Int {
         Int(truncatingIfNeeded: (first >> 4) ^ (first >> 9) ^ (second >> 3)) & (typeSlotCount - 1)
+    }
+}
+
+extension EncodingTree.TraitSlot {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: EncodingTree.TraitSlot] = [:]
+
+    /// The traits of a type from the process-wide cache, so that the runtime's conformance
+    /// checks run once per type and process rather than once per encode.
+    static func shared(for type: Any.Type) -> EncodingTree.TraitSlot {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        let cached = cache[id]
+        lock.unlock()
+        if let cached { return cached }
+        var entry = EncodingTree.TraitSlot(type: UInt(bitPattern: id))
+        entry.collection = type as? any EncodableCollection.Type
+        if type is any EncodingHooks.Type { entry.traits.insert(.hooks) }
+        lock.lock()
+        cache[id] = entry
+        lock.unlock()
+        return entry
     }
 }
 

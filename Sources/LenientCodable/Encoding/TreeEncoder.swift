@@ -95,6 +95,7 @@ final class TreeEncoder: Encoder {
     ///   - fillsEmpty: Whether a value that encodes nothing becomes an empty object (true
     ///     everywhere but at the top level, where Foundation throws instead).
     func encode<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?, fillsEmpty: Bool = true) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: key) { return }
         if try encodeScalar(value, into: node, key: key) { return }
         var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
         defer { giveBack(&encoder) }
@@ -110,10 +111,12 @@ final class TreeEncoder: Encoder {
         } else if T.self == Data.self {
             try encoder.encodeData(unsafeBitCast(value, to: Data.self))
         } else {
-            traits = tree.traits(of: valueType)
-            if traits.contains(.stringKeyedDictionary), let dictionary = value as? any EncodableStringKeyedDictionary {
-                tree.makeObject(node)
-                try dictionary.encodeMembers(with: encoder)
+            let info = tree.traits(of: valueType)
+            traits = info.traits
+            if let collection = info.collection {
+                // Arrays and `[String: Value]` are written by the encoder itself, with the
+                // conformance found once per type instead of a cast per value.
+                try withUnsafePointer(to: value) { try collection.encodeElements(of: $0, with: encoder) }
             } else {
                 try value.encode(to: encoder)
             }
@@ -136,9 +139,32 @@ final class TreeEncoder: Encoder {
         defer { currentType = savedType }
         try value.encode(to: self, configuration: configuration)
         if tree.hasPendingError, let error = tree.pendingError { throw error }
-        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).contains(.hooks) {
+        if tree.nodes[Int(node)].kind != .unset && tree.traits(of: valueType).traits.contains(.hooks) {
             try applyEncodingHooksSlowPath(value)
         }
+    }
+
+    /// Writes a value whose type has a converter as the JSON the converter returns; returns
+    /// `false` for the other types.
+    @inline(never)
+    func encodeConvertedSlowPath<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
+        guard tree.traits(of: T.self).traits.contains(.converted),
+            let converter = tree.settings.converters.converter(for: T.self)
+        else { return false }
+        let json: JSONValue
+        do {
+            json = try converter.convert(value)
+        } catch {
+            let path = codingPath + (key.map { [$0] } ?? [])
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: path,
+                    debugDescription: "The converter registered for \(T.self) cannot convert the value: \(error)",
+                    underlyingError: error))
+        }
+        try insert(json, into: node, key: key)
+        return true
     }
 
     /// Writes the types that need no encoder straight into the node; returns `false` for the rest.
@@ -316,36 +342,142 @@ final class TreeEncoder: Encoder {
 
 extension TreeEncoder: SingleValueEncodingContainer {
     func encodeNil() throws { tree.setNull(node) }
-    func encode(_ value: Bool) throws { tree.setBool(node, value) }
-    func encode(_ value: String) throws { tree.setString(node, value) }
-    func encode(_ value: Double) throws { try setFloatingPoint(value, into: node, key: nil) }
-    func encode(_ value: Float) throws { try setFloatingPoint(value, into: node, key: nil) }
-    func encode(_ value: Int) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int8) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int16) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int32) throws { tree.setInt(node, Int64(value)) }
-    func encode(_ value: Int64) throws { tree.setInt(node, value) }
-    func encode(_ value: UInt) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt8) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt16) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt32) throws { tree.setUInt(node, UInt64(value)) }
-    func encode(_ value: UInt64) throws { tree.setUInt(node, value) }
+    func encode(_ value: Bool) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setBool(node, value)
+    }
+    func encode(_ value: String) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setString(node, value)
+    }
+    func encode(_ value: Double) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        try setFloatingPoint(value, into: node, key: nil)
+    }
+    func encode(_ value: Float) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        try setFloatingPoint(value, into: node, key: nil)
+    }
+    func encode(_ value: Int) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int8) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int16) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int32) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, Int64(value))
+    }
+    func encode(_ value: Int64) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setInt(node, value)
+    }
+    func encode(_ value: UInt) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt8) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt16) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt32) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, UInt64(value))
+    }
+    func encode(_ value: UInt64) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setUInt(node, value)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func encode(_ value: Int128) throws { tree.setLiteral(node, value.description) }
+    func encode(_ value: Int128) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setLiteral(node, value.description)
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func encode(_ value: UInt128) throws { tree.setLiteral(node, value.description) }
+    func encode(_ value: UInt128) throws {
+        if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
+        tree.setLiteral(node, value.description)
+    }
     func encode<T: Encodable>(_ value: T) throws { try encode(value, into: node, key: nil) }
 }
 
-// MARK: - Dictionaries with String keys
+// MARK: - Arrays and dictionaries with String keys
 
+/// The collections that the encoder writes itself rather than through their `encode(to:)`:
+/// arrays, whose elements of the common scalar types go straight into the tree, and
 /// `[String: Value]`, which Foundation encodes without applying the key strategy to its keys.
-protocol EncodableStringKeyedDictionary {
-    func encodeMembers(with encoder: TreeEncoder) throws
+///
+/// The encoder finds the conformance once per type (see ``EncodingTree/traits(of:)``) and
+/// calls it with a pointer to the value, so that no value is cast or boxed.
+protocol EncodableCollection {
+    /// Writes the collection at `value`, which points to an instance of `Self`, into the
+    /// encoder's node.
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws
 }
 
-extension Dictionary: EncodableStringKeyedDictionary where Key == String, Value: Encodable {
-    func encodeMembers(with encoder: TreeEncoder) throws {
+extension Array: EncodableCollection where Element: Encodable {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+        // What `Array.encode(to:)` does through an unkeyed container, element by element.
+        let tree = encoder.tree
+        let node = encoder.node
+        tree.makeArray(node)
+        let first = Int(tree.nodes[Int(node)].childCount)
+        // The common element types as concrete arrays, so that their loops are specialized;
+        // the rest with plain index loops, which in this unspecialized code instantiate no
+        // metadata per element (`enumerated()` would, for its tuples). With converters, every
+        // element goes through `encode(_:into:key:)`, which looks them up.
+        let isPlain = !tree.hasConverters
+        if isPlain && Element.self == Double.self {
+            let doubles = value.assumingMemoryBound(to: [Double].self).pointee
+            for offset in 0..<doubles.count {
+                let element = doubles[offset]
+                let slot = tree.appendElement(to: node)
+                if element.isFinite {
+                    tree.setDouble(slot, element)
+                } else {
+                    try encoder.setFloatingPoint(element, into: slot, key: IndexCodingKey(first + offset))
+                }
+            }
+        } else if isPlain && Element.self == Int.self {
+            let integers = value.assumingMemoryBound(to: [Int].self).pointee
+            for offset in 0..<integers.count {
+                tree.setInt(tree.appendElement(to: node), Int64(integers[offset]))
+            }
+        } else if isPlain && Element.self == String.self {
+            let strings = value.assumingMemoryBound(to: [String].self).pointee
+            for offset in 0..<strings.count {
+                tree.setString(tree.appendElement(to: node), strings[offset])
+            }
+        } else {
+            let elements = value.assumingMemoryBound(to: [Element].self)
+            let count = elements.pointee.count
+            var offset = 0
+            while offset < count {
+                try encoder.encode(
+                    elements.pointee[offset], into: tree.appendElement(to: node), key: IndexCodingKey(first + offset))
+                offset += 1
+            }
+        }
+    }
+}
+
+extension Dictionary: EncodableCollection where Key == String, Value: Encodable {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+        encoder.tree.makeObject(encoder.node)
+        try value.assumingMemoryBound(to: [String: Value].self).pointee.encodeMembers(with: encoder)
+    }
+
+    private func encodeMembers(with encoder: TreeEncoder) throws {
         let tree = encoder.tree
         let object = encoder.node
         // Under the default key strategy Foundation encodes the dictionary through a keyed

@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /// Maps a model's properties to the JSON keys that hold them: renames, nested keys and lists
 /// of fallback keys, in both directions.
 ///
@@ -43,6 +45,59 @@ public protocol KeyMapping {
     /// overriding the coder's key strategy for this type only; `nil` (the default) keeps the
     /// coder's strategy.
     static var keyStrategy: KeyStrategy? { get }
+
+    /// The only properties that are decoded and encoded, by coding key; `nil` (the default)
+    /// codes them all.
+    ///
+    /// Every other property is treated as if its entry were ``KeySource/ignored``, in both
+    /// directions: it is not read (it takes its missing-value treatment, without a report entry)
+    /// and not written. Like YYModel's `modelPropertyWhitelist`:
+    ///
+    /// ```swift
+    /// struct Profile: Codable, KeyMapping {
+    ///     var id: Int
+    ///     var name: String
+    ///     var cachedAvatar: Data?          // neither read nor written
+    ///
+    ///     static let codedProperties: Set<String>? = ["id", "name"]
+    /// }
+    /// ```
+    ///
+    /// A name that is not a coding key of the type is a ``KeyMappingError``, as in ``keyMapping``.
+    static var codedProperties: Set<String>? { get }
+
+    /// Rules that rewrite one property's raw JSON before it is decoded, keyed by the property's
+    /// coding key.
+    ///
+    /// The transform receives the JSON found for the property (after ``keyMapping`` and key
+    /// matching have found it) and returns the JSON to decode instead: trim a string, change a
+    /// unit, unwrap `{"value": …}`. Like MJExtension's `mj_newValueFromOldValue`, without
+    /// writing `init(from:)`:
+    ///
+    /// ```swift
+    /// struct Product: Codable, KeyMapping {
+    ///     var title: String
+    ///     var weightInGrams: Double
+    ///
+    ///     static let keyMapping: [String: KeySource] = ["weightInGrams": "weight_kg"]
+    ///     static let decodingTransforms: [String: JSONTransform] = [
+    ///         "title": .trimmingWhitespace,
+    ///         "weightInGrams": JSONTransform { json in
+    ///             guard let kilograms = json.doubleValue else { return json }
+    ///             return JSONValue(kilograms * 1000)
+    ///         },
+    ///     ]
+    /// }
+    /// ```
+    ///
+    /// A transform runs only when the property's key is present (`null` included), applies to
+    /// `decode(_:forKey:)` and `decodeIfPresent(_:forKey:)` (which synthesized conformances use),
+    /// and only when decoding. It is the model's own rule, not forgiveness, so it is not reported;
+    /// what the decoder then forgives in the transformed value is. A transform that throws makes
+    /// the value invalid: a default or `nil` in `.lenient`, a `DecodingError.dataCorrupted` with
+    /// the property's path in `.strict`. A name that is not a coding key of the type is a
+    /// ``KeyMappingError``.
+    static var decodingTransforms: [String: JSONTransform] { get }
 }
 
 extension KeyMapping {
@@ -51,6 +106,83 @@ extension KeyMapping {
 
     /// No per-type strategy: the coder's key strategy applies.
     public static var keyStrategy: KeyStrategy? { nil }
+
+    /// Every property is coded.
+    public static var codedProperties: Set<String>? { nil }
+
+    /// No property's JSON is transformed.
+    public static var decodingTransforms: [String: JSONTransform] { [:] }
+}
+
+/// A rule that rewrites a property's raw JSON before it is decoded; see
+/// ``KeyMapping/decodingTransforms``.
+///
+/// Write your own with a closure, or use the common ones:
+///
+/// ```swift
+/// static let decodingTransforms: [String: JSONTransform] = [
+///     "name": .trimmingWhitespace,                  // "  Dune " -> "Dune"
+///     "price": .member("value"),                    // {"value": 12} -> 12
+///     "count": JSONTransform { json in json.isNull ? 0 : json },
+/// ]
+/// ```
+public struct JSONTransform: Sendable {
+    private let body: @Sendable (JSONValue) throws -> JSONValue
+
+    /// Creates a transform from a closure.
+    ///
+    /// ```swift
+    /// let cents = JSONTransform { json in
+    ///     guard let amount = json.doubleValue else { return json }
+    ///     return JSONValue(amount * 100)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Returns the JSON to decode in place of the JSON found; throws when the
+    ///   JSON found is unusable.
+    public init(_ body: @escaping @Sendable (JSONValue) throws -> JSONValue) {
+        self.body = body
+    }
+
+    /// Applies the transform.
+    ///
+    /// ```swift
+    /// let trimmed = try JSONTransform.trimmingWhitespace(" a ")   // "a"
+    /// ```
+    ///
+    /// - Parameter json: The JSON found for the property.
+    /// - Returns: The JSON to decode instead.
+    /// - Throws: What the transform's closure throws.
+    public func callAsFunction(_ json: JSONValue) throws -> JSONValue {
+        try body(json)
+    }
+
+    /// Trims white space and newlines around a string; leaves other JSON unchanged.
+    ///
+    /// ```swift
+    /// static let decodingTransforms: [String: JSONTransform] = ["name": .trimmingWhitespace]
+    /// ```
+    public static let trimmingWhitespace = JSONTransform { json in
+        guard case .string(let text) = json else { return json }
+        return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Replaces an object by one of its members (`null` when it has no such member); leaves other
+    /// JSON unchanged, for servers that wrap a value only sometimes.
+    ///
+    /// ```swift
+    /// static let decodingTransforms: [String: JSONTransform] = ["price": .member("value")]
+    /// // {"price": {"value": 12.5}} and {"price": 12.5} both decode 12.5
+    /// ```
+    ///
+    /// - Parameter key: The member's key.
+    /// - Returns: The transform.
+    public static func member(_ key: String) -> JSONTransform {
+        JSONTransform { json in
+            guard case .object = json else { return json }
+            return json[key] ?? .null
+        }
+    }
 }
 
 /// Where a property's value is in the JSON.

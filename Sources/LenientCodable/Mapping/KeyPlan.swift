@@ -18,24 +18,93 @@ final class KeyPlan: @unchecked Sendable {
     }
 
     let typeName: String
-    /// The entries of `keyMapping` that name a key of this coding-key type.
+    /// The entries of `keyMapping` that name a key of this coding-key type, by property name:
+    /// an open-addressing table keyed by a cheap hash of the name's UTF-8 bytes, probed on every
+    /// key lookup of the type (a `Dictionary` would run SipHash each time).
+    private let entryNames: [[UInt8]]
+    private let entryValues: [Entry]
+    private let slots: [Int32]
+    private let slotMask: Int
     private let entries: [String: Entry]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
+    /// The only properties coded, when the type names them; every other one is ignored.
+    private let codedProperties: Set<String>?
+    /// The transforms of properties' raw JSON before decoding, by property name.
+    private let transforms: [String: JSONTransform]
+    /// Whether any property has a transform; keyed containers of other types skip the lookup.
+    let hasTransforms: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     private let lock = NSLock()
 
-    private init(typeName: String, entries: [String: Entry], strategy: KeyStrategy?) {
+    private init(
+        typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
+        transforms: [String: JSONTransform]
+    ) {
         self.typeName = typeName
         self.entries = entries
         self.strategy = strategy
+        self.codedProperties = codedProperties
+        self.transforms = transforms
+        self.hasTransforms = !transforms.isEmpty
+        let names = Array(entries.keys)
+        entryNames = names.map { Array($0.utf8) }
+        entryValues = names.map { entries[$0]! }
+        var capacity = 8
+        while capacity < names.count * 2 { capacity *= 2 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        for (position, name) in entryNames.enumerated() {
+            var slot = name.withUnsafeBufferPointer { Int(truncatingIfNeeded: KeyPlan.hash($0)) } & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(position)
+        }
+        self.slots = slots
+        slotMask = capacity - 1
     }
 
-    /// The entry for a property, or `nil` when the mapping does not name it.
+    /// The entry for a property, or `nil` when the mapping does not name it; `.ignored` for a
+    /// property left out of the type's coded properties.
     @inline(__always)
     func entry(for propertyName: String) -> Entry? {
-        entries.isEmpty ? nil : entries[propertyName]
+        if let codedProperties, !codedProperties.contains(propertyName) { return .ignored }
+        if entryNames.isEmpty { return nil }
+        var name = propertyName
+        guard let position = name.withUTF8({ position(of: $0) }) else { return nil }
+        return entryValues[position]
+    }
+
+    /// The transform of a property's raw JSON, if the type declares one.
+    func transform(for propertyName: String) -> JSONTransform? {
+        transforms[propertyName]
+    }
+
+    private func position(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var slot = Int(truncatingIfNeeded: KeyPlan.hash(name)) & slotMask
+        while true {
+            let position = Int(slots[slot])
+            if position < 0 { return nil }
+            let candidate = entryNames[position]
+            if candidate.count == name.count
+                && candidate.withUnsafeBufferPointer({ memoryEquals($0.baseAddress!, name.baseAddress, name.count) })
+            {
+                return position
+            }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    /// A cheap hash of a short name: its length and its first and last eight bytes, mixed.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        let count = bytes.count
+        for index in 0..<min(8, count) { head = head << 8 | UInt64(bytes[index]) }
+        for index in max(0, count - 8)..<count { tail = tail << 8 | UInt64(bytes[index]) }
+        var mixed = head &* 0x9E37_79B9_7F4A_7C15 ^ tail &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)
+        mixed ^= mixed >> 29
+        return (mixed &* 0xBF58_476D_1CE4_E5B9) >> 32
     }
 
     /// The JSON key that the type's strategy gives a property.
@@ -84,7 +153,9 @@ final class KeyPlan: @unchecked Sendable {
         guard let mapped = model as? any KeyMapping.Type else { return nil }
         let mapping = mapped.keyMapping
         let strategy = mapped.keyStrategy
-        if mapping.isEmpty && strategy == nil { return nil }
+        let codedProperties = mapped.codedProperties
+        let transforms = mapped.decodingTransforms
+        if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty { return nil }
         let typeName = String(reflecting: model)
         // Only the synthesized (or conventional) CodingKeys of the type itself list all its properties.
         let ownsKeys = isOwnCodingKeys(String(reflecting: keys), of: typeName)
@@ -111,7 +182,31 @@ final class KeyPlan: @unchecked Sendable {
             }
             entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
         }
-        return KeyPlan(typeName: typeName, entries: entries, strategy: strategy)
+        // The coded properties and transforms must name properties too, checked by the same rule.
+        var ownTransforms: [String: JSONTransform] = [:]
+        for (propertyName, transform) in transforms {
+            guard Key(stringValue: propertyName) != nil else {
+                if ownsKeys && inherited[propertyName] == nil {
+                    throw KeyMappingError(
+                        typeName: typeName, propertyName: propertyName,
+                        problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")")
+                }
+                continue
+            }
+            ownTransforms[propertyName] = transform
+        }
+        if let codedProperties, ownsKeys {
+            for propertyName in codedProperties.sorted()
+            where Key(stringValue: propertyName) == nil && inherited[propertyName] == nil {
+                throw KeyMappingError(
+                    typeName: typeName, propertyName: propertyName,
+                    problem:
+                        "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
+            }
+        }
+        return KeyPlan(
+            typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
+            transforms: ownTransforms)
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with

@@ -23,7 +23,7 @@ struct JSONParser {
     let count: Int
     let options: Options
     var position = 0
-    var nodes: [JSONNode] = []
+    var nodes: NodeStorage
     /// The open containers, innermost last.
     var stack: [Int] = []
     /// Whether node 0 is JSON5's brace-less top-level object.
@@ -33,6 +33,8 @@ struct JSONParser {
         self.input = input
         self.count = input.count
         self.options = options
+        // Most documents need about one node per 6 to 12 bytes; start near the low end.
+        self.nodes = NodeStorage(capacity: input.count / 12)
     }
 
     static func parse(_ input: UnsafeBufferPointer<UInt8>, options: Options) throws -> JSONTree {
@@ -54,8 +56,6 @@ struct JSONParser {
             throw makeError(
                 .inputTooLarge, at: 0, "The document is 4 GiB or larger, which is more than the parser accepts.")
         }
-        // Most documents need about one node per 6 to 12 bytes; start near the low end.
-        nodes.reserveCapacity(max(16, count / 12))
         try skipWhitespace()
         guard !atEnd else {
             throw makeError(
@@ -140,7 +140,7 @@ struct JSONParser {
             // A value is complete: count it in its container, then read what follows it.
             afterValue: while true {
                 guard let container = stack.last else { return }
-                nodes[container].length += 1
+                nodes.incrementLength(at: container)
                 try skipWhitespace()
                 // JSON5's brace-less top-level object ends with the input, not with a brace.
                 let isImplicit = container == 0 && hasImplicitTopLevelObject

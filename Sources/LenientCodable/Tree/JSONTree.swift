@@ -70,7 +70,7 @@ struct JSONNode {
 /// Decoders create and use it inside one `withUnsafeBytes` scope.
 struct JSONTree {
     let input: UnsafeBufferPointer<UInt8>
-    let nodes: [JSONNode]
+    let nodes: NodeStorage
     /// Whether the document was parsed in JSON5 mode; decides how strings are unescaped.
     let isJSON5: Bool
 

@@ -73,3 +73,19 @@ import Testing
         #expect(context.codingPath.map(\.stringValue) == ["tags", "Index 0"])
     }
 }
+
+extension DecoderBasicsTests {
+    /// From 2^53 up, Foundation reads an integer written with a fraction or exponent as a
+    /// Decimal whose significand must fit 64 bits (trailing zeros dropped).
+    @Test(arguments: [
+        "2374623746732768942.98", "100000000000000000000.5e-2", "9223372036854775295.5", "1234567890123456789.5",
+        "9007199254740993.5e0", "123456789012345678900e-1", "10000000000000000000.0000",
+    ])
+    func longIntegersWithFractionsFollowFoundation(literal: String) throws {
+        let input = Data("[\(literal)]".utf8)
+        let foundationSigned = try? JSONDecoder().decode([Int64].self, from: input)
+        let foundationUnsigned = try? JSONDecoder().decode([UInt64].self, from: input)
+        #expect((try? LenientJSONDecoder(.strict).decode([Int64].self, from: input)) == foundationSigned)
+        #expect((try? LenientJSONDecoder(.strict).decode([UInt64].self, from: input)) == foundationUnsigned)
+    }
+}

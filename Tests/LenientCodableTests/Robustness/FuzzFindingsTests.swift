@@ -22,16 +22,14 @@ import Testing
         #expect(throws: DecodingError.self, "Foundation refuses it") {
             try JSONDecoder().decode([Int64].self, from: input)
         }
-        withKnownIssue("strict mode drops the fraction of a long number where Foundation throws") {
-            let error = try #require(throws: DecodingError.self) {
-                try LenientJSONDecoder(options: .strict).decode([Int64].self, from: input)
-            }
-            guard case .dataCorrupted(let context) = error else {
-                Issue.record("Expected dataCorrupted, got \(error)")
-                return
-            }
-            #expect(context.codingPath.map(\.intValue) == [0])
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode([Int64].self, from: input)
         }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [0])
     }
 
     /// Shorter numbers of the same kind decode as Foundation decodes them: the fraction dropped.
