@@ -21,6 +21,9 @@ extension TreeDecoder {
         let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one.
         let plan: KeyPlan?
+        /// The plan again, for lookups that should not retain it each time (the container
+        /// holds it strongly in `plan`).
+        private let unretainedPlan: Unmanaged<KeyPlan>?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
 
@@ -29,6 +32,7 @@ extension TreeDecoder {
             self.objectIndex = objectIndex
             self.pathBox = pathBox
             self.plan = plan
+            self.unretainedPlan = plan.map { Unmanaged.passUnretained($0) }
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
@@ -83,7 +87,7 @@ extension TreeDecoder {
             let index: Int?
             if plan == nil {
                 // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
-                index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexSlowPath(forKey: key) : nil)
+                index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexLoosely(forKey: key) : nil)
             } else {
                 index = valueIndexSlowPath(forKey: key)
             }
@@ -106,44 +110,54 @@ extension TreeDecoder {
         private func valueIndexSlowPath(forKey key: Key) -> Int? {
             let tree = decoder.tree
             let name = key.stringValue
-            var candidates: [[KeyBytes]]
-            switch plan?.entry(for: name) {
-            case .ignored?:
-                return nil
-            case .sources(let sources)? where sources.count == 1 && sources[0].count == 1:
-                // A plain rename, the most common entry: one key, looked up directly.
-                if let index = tree.findMember(in: objectIndex, key: sources[0][0].utf8) { return index }
-                candidates = sources
-            case .sources(let sources)?:
-                candidates = sources
-                var firstNull: Int?
-                for (position, path) in sources.enumerated() {
-                    guard let index = tree.resolve(path, in: objectIndex) else { continue }
-                    if tree[index].kind == .null {
-                        if firstNull == nil { firstNull = index }
-                        continue
+            if let unretainedPlan {
+                switch unretainedPlan._withUnsafeGuaranteedRef({ $0.lookup(name) }) {
+                case .ignored:
+                    return nil
+                case .rename(let jsonKey):
+                    if let index = tree.findMember(in: objectIndex, key: jsonKey) { return index }
+                case .candidates(let entry):
+                    let found = unretainedPlan._withUnsafeGuaranteedRef {
+                        $0.resolve(entry, in: tree, objectIndex: objectIndex)
                     }
-                    if position > 0 { recordFallback(key, found: path, tried: sources) }
-                    return index
-                }
-                if let firstNull { return firstNull }
-            case nil:
-                if let strategyKey = plan?.strategyKey(for: name) {
-                    if let index = tree.findMember(in: objectIndex, key: strategyKey.utf8) { return index }
-                    candidates = [[strategyKey]]
-                } else {
-                    if let index = exactValueIndex(forKey: key) { return index }
-                    candidates = [[KeyBytes(name)]]
+                    if let (index, position) = found {
+                        if position > 0, decoder.report != nil { recordFallback(key, position: position) }
+                        return index
+                    }
+                case .unmapped:
+                    if let strategyKey = unretainedPlan._withUnsafeGuaranteedRef({ $0.strategyKey(for: name) }) {
+                        if let index = tree.findMember(in: objectIndex, key: strategyKey.utf8) { return index }
+                    } else if let index = exactValueIndex(forKey: key) {
+                        return index
+                    }
                 }
             }
             guard matchesLoosely else { return nil }
+            return valueIndexLoosely(forKey: key)
+        }
+
+        /// The candidates of a key, matched ignoring case and separators: the last resort.
+        private func valueIndexLoosely(forKey key: Key) -> Int? {
+            let name = key.stringValue
+            let candidates: [[KeyBytes]]
+            switch plan?.entry(for: name) {
+            case .ignored?: return nil
+            case .sources(let sources)?: candidates = sources
+            case nil: candidates = [[plan?.strategyKey(for: name) ?? KeyBytes(name)]]
+            }
             for path in candidates {
-                if let (index, matched) = tree.resolveLoosely(path, in: objectIndex) {
+                if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
                     recordFallback(key, found: matched, tried: candidates)
                     return index
                 }
             }
             return nil
+        }
+
+        /// Records that a mapped key's value came from a later candidate than the first.
+        private func recordFallback(_ key: Key, position: Int) {
+            guard case .sources(let sources)? = plan?.entry(for: key.stringValue) else { return }
+            recordFallback(key, found: sources[position], tried: sources)
         }
 
         private func recordFallback(_ key: Key, found: [KeyBytes], tried: [[KeyBytes]]) {

@@ -17,19 +17,23 @@ final class KeyPlan: @unchecked Sendable {
         case sources([[KeyBytes]])
     }
 
+    /// How a decoder finds a property, answered by ``lookup(_:)`` without retaining anything:
+    /// the byte buffer points into storage the plan owns.
+    enum Lookup {
+        /// The mapping does not name the property: the type's strategy or the coding key applies.
+        case unmapped
+        /// Neither decoded nor encoded.
+        case ignored
+        /// One JSON key in the object itself, the most common entry.
+        case rename(UnsafeBufferPointer<UInt8>)
+        /// Several candidates or a key path: pass the value to ``resolve(_:in:objectIndex:)``.
+        case candidates(Int)
+    }
+
     let typeName: String
-    /// The entries of `keyMapping` that name a key of this coding-key type, by property name:
-    /// an open-addressing table keyed by a cheap hash of the name's UTF-8 bytes, probed on every
-    /// key lookup of the type (a `Dictionary` would run SipHash each time).
-    private let entryNames: [[UInt8]]
-    private let entryValues: [Entry]
-    private let slots: [Int32]
-    private let slotMask: Int
     private let entries: [String: Entry]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
-    /// The only properties coded, when the type names them; every other one is ignored.
-    private let codedProperties: Set<String>?
     /// The transforms of properties' raw JSON before decoding, by property name.
     private let transforms: [String: JSONTransform]
     /// Whether any property has a transform; keyed containers of other types skip the lookup.
@@ -37,6 +41,8 @@ final class KeyPlan: @unchecked Sendable {
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     private let lock = NSLock()
+    /// The entries again, laid out for lookups that neither hash with SipHash nor retain.
+    private let table: FlatKeyTable
 
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
@@ -45,66 +51,38 @@ final class KeyPlan: @unchecked Sendable {
         self.typeName = typeName
         self.entries = entries
         self.strategy = strategy
-        self.codedProperties = codedProperties
         self.transforms = transforms
         self.hasTransforms = !transforms.isEmpty
-        let names = Array(entries.keys)
-        entryNames = names.map { Array($0.utf8) }
-        entryValues = names.map { entries[$0]! }
-        var capacity = 8
-        while capacity < names.count * 2 { capacity *= 2 }
-        var slots = [Int32](repeating: -1, count: capacity)
-        for (position, name) in entryNames.enumerated() {
-            var slot = name.withUnsafeBufferPointer { Int(truncatingIfNeeded: KeyPlan.hash($0)) } & (capacity - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
-            slots[slot] = Int32(position)
-        }
-        self.slots = slots
-        slotMask = capacity - 1
+        table = FlatKeyTable(entries: entries, codedProperties: codedProperties)
+    }
+
+    /// Where a property is; see ``Lookup``. Probed on every key lookup of a mapped type.
+    @inline(__always)
+    func lookup(_ propertyName: String) -> Lookup {
+        var name = propertyName
+        return name.withUTF8 { table.lookup($0) }
+    }
+
+    /// The first of an entry's candidates present in an object, for an entry that ``lookup(_:)``
+    /// answered with ``Lookup/candidates(_:)``: the value's node and the candidate's position.
+    /// A `null` value is taken only when no candidate has another value.
+    func resolve(_ entry: Int, in tree: JSONTree, objectIndex: Int) -> (index: Int, position: Int)? {
+        table.resolve(entry, in: tree, objectIndex: objectIndex)
     }
 
     /// The entry for a property, or `nil` when the mapping does not name it; `.ignored` for a
     /// property left out of the type's coded properties.
-    @inline(__always)
     func entry(for propertyName: String) -> Entry? {
-        if let codedProperties, !codedProperties.contains(propertyName) { return .ignored }
-        if entryNames.isEmpty { return nil }
-        var name = propertyName
-        guard let position = name.withUTF8({ position(of: $0) }) else { return nil }
-        return entryValues[position]
+        switch lookup(propertyName) {
+        case .unmapped: nil
+        case .ignored: .ignored
+        case .rename, .candidates: entries[propertyName]
+        }
     }
 
     /// The transform of a property's raw JSON, if the type declares one.
     func transform(for propertyName: String) -> JSONTransform? {
         transforms[propertyName]
-    }
-
-    private func position(of name: UnsafeBufferPointer<UInt8>) -> Int? {
-        var slot = Int(truncatingIfNeeded: KeyPlan.hash(name)) & slotMask
-        while true {
-            let position = Int(slots[slot])
-            if position < 0 { return nil }
-            let candidate = entryNames[position]
-            if candidate.count == name.count
-                && candidate.withUnsafeBufferPointer({ memoryEquals($0.baseAddress!, name.baseAddress, name.count) })
-            {
-                return position
-            }
-            slot = (slot + 1) & slotMask
-        }
-    }
-
-    /// A cheap hash of a short name: its length and its first and last eight bytes, mixed.
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
-        let count = bytes.count
-        for index in 0..<min(8, count) { head = head << 8 | UInt64(bytes[index]) }
-        for index in max(0, count - 8)..<count { tail = tail << 8 | UInt64(bytes[index]) }
-        var mixed = head &* 0x9E37_79B9_7F4A_7C15 ^ tail &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)
-        mixed ^= mixed >> 29
-        return (mixed &* 0xBF58_476D_1CE4_E5B9) >> 32
     }
 
     /// The JSON key that the type's strategy gives a property.
@@ -229,6 +207,172 @@ final class KeyPlan: @unchecked Sendable {
             current = _getSuperclass(superclass)
         }
         return [:]
+    }
+}
+
+/// A plan's entries in flat, manually allocated tables: an open-addressing table of property
+/// names keyed by a cheap hash of their UTF-8 bytes, and each entry's candidate key paths as
+/// ranges of one byte buffer. A lookup runs no SipHash and retains nothing, so probing it for
+/// every key of a mapped type costs about what comparing the key itself does.
+///
+/// It belongs to one ``KeyPlan`` and lives exactly as long (plans are cached for the process).
+private final class FlatKeyTable {
+    /// A range of one of the tables.
+    private struct Span {
+        var start: Int32
+        var count: Int32
+    }
+
+    /// One property name and where its entry's candidates are.
+    private struct Slot {
+        /// The property name's bytes.
+        var name: Span
+        /// Its candidates in `paths`; a count of 0 marks an ignored property.
+        var paths: Span
+        /// For a single one-key candidate (a plain rename): the key's bytes, or a count of -1.
+        var rename: Span
+        /// Whether the property is only listed among the coded properties, with no entry.
+        var isUnmapped: Bool
+    }
+
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// Candidate key paths, each a range of `keys`.
+    private let paths: UnsafeMutableBufferPointer<Span>
+    /// Keys, each a range of `bytes`.
+    private let keys: UnsafeMutableBufferPointer<Span>
+    private let slots: UnsafeMutableBufferPointer<Slot>
+    /// The hash table: indices into `slots`, -1 for an empty place.
+    private let table: UnsafeMutableBufferPointer<Int32>
+    private let mask: Int
+    /// Whether a property the table does not hold is ignored (the type lists its coded properties).
+    private let ignoresUnlisted: Bool
+
+    init(entries: [String: KeyPlan.Entry], codedProperties: Set<String>?) {
+        var names = entries.keys.sorted()
+        if let codedProperties {
+            names += codedProperties.subtracting(entries.keys).sorted()
+        }
+        ignoresUnlisted = codedProperties != nil
+        var byteStore: [UInt8] = []
+        var pathStore: [Span] = []
+        var keyStore: [Span] = []
+        var slotStore: [Slot] = []
+        func append(_ text: String) -> Span {
+            let span = Span(start: Int32(byteStore.count), count: Int32(text.utf8.count))
+            byteStore += text.utf8
+            return span
+        }
+        for name in names {
+            var slot = Slot(
+                name: append(name), paths: Span(start: Int32(pathStore.count), count: 0),
+                rename: Span(start: 0, count: -1), isUnmapped: false)
+            // A property left out of the coded properties is ignored, whatever its entry says.
+            let isCoded = codedProperties?.contains(name) ?? true
+            switch isCoded ? entries[name] : .ignored {
+            case nil:
+                slot.isUnmapped = true
+            case .ignored?:
+                break
+            case .sources(let sources)?:
+                for path in sources {
+                    pathStore.append(Span(start: Int32(keyStore.count), count: Int32(path.count)))
+                    for key in path { keyStore.append(append(key.text)) }
+                }
+                slot.paths.count = Int32(sources.count)
+                if sources.count == 1 && sources[0].count == 1 { slot.rename = keyStore[keyStore.count - 1] }
+            }
+            slotStore.append(slot)
+        }
+        var capacity = 8
+        while capacity < names.count * 2 { capacity *= 2 }
+        mask = capacity - 1
+        bytes = .allocate(capacity: max(1, byteStore.count))
+        _ = bytes.initialize(from: byteStore)
+        paths = .allocate(capacity: max(1, pathStore.count))
+        _ = paths.initialize(from: pathStore)
+        keys = .allocate(capacity: max(1, keyStore.count))
+        _ = keys.initialize(from: keyStore)
+        slots = .allocate(capacity: max(1, slotStore.count))
+        _ = slots.initialize(from: slotStore)
+        table = .allocate(capacity: capacity)
+        table.initialize(repeating: -1)
+        for (index, slot) in slotStore.enumerated() {
+            var place = Int(truncatingIfNeeded: FlatKeyTable.hash(buffer(slot.name))) & mask
+            while table[place] >= 0 { place = (place + 1) & mask }
+            table[place] = Int32(index)
+        }
+    }
+
+    deinit {
+        bytes.deallocate()
+        paths.deallocate()
+        keys.deallocate()
+        slots.deallocate()
+        table.deallocate()
+    }
+
+    @inline(__always)
+    private func buffer(_ span: Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes.baseAddress! + Int(span.start), count: Int(span.count))
+    }
+
+    @inline(__always)
+    func lookup(_ name: UnsafeBufferPointer<UInt8>) -> KeyPlan.Lookup {
+        var place = Int(truncatingIfNeeded: FlatKeyTable.hash(name)) & mask
+        while true {
+            let index = Int(table[place])
+            if index < 0 { return ignoresUnlisted ? .ignored : .unmapped }
+            let slot = slots[index]
+            if Int(slot.name.count) == name.count
+                && memoryEquals(bytes.baseAddress! + Int(slot.name.start), name.baseAddress, name.count)
+            {
+                if slot.isUnmapped { return .unmapped }
+                if slot.paths.count == 0 { return .ignored }
+                if slot.rename.count >= 0 { return .rename(buffer(slot.rename)) }
+                return .candidates(index)
+            }
+            place = (place + 1) & mask
+        }
+    }
+
+    func resolve(_ entry: Int, in tree: JSONTree, objectIndex: Int) -> (index: Int, position: Int)? {
+        let candidates = slots[entry].paths
+        var firstNull: (index: Int, position: Int)?
+        for position in 0..<Int(candidates.count) {
+            let path = paths[Int(candidates.start) + position]
+            var current = objectIndex
+            var found = true
+            for step in 0..<Int(path.count) {
+                let key = keys[Int(path.start) + step]
+                guard tree[current].kind == .object, let next = tree.findMember(in: current, key: buffer(key)) else {
+                    found = false
+                    break
+                }
+                current = next
+            }
+            guard found else { continue }
+            if tree[current].kind != .null { return (current, position) }
+            if firstNull == nil { firstNull = (current, position) }
+        }
+        return firstNull
+    }
+
+    /// A cheap hash of a short name: its length and its first and last eight bytes, mixed.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = bytes.count
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if count >= 8, let base = bytes.baseAddress {
+            head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+            tail = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for byte in bytes { head = head << 8 | UInt64(byte) }
+            tail = head
+        }
+        var mixed = head &* 0x9E37_79B9_7F4A_7C15 ^ tail &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)
+        mixed ^= mixed >> 29
+        return (mixed &* 0xBF58_476D_1CE4_E5B9) >> 32
     }
 }
 

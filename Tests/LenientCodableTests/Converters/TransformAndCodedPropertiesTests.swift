@@ -92,6 +92,21 @@ import Testing
         #expect(try JSONTransform.member("value")("x") == "x")
     }
 
+    struct MappedButNotCoded: Codable, Equatable, KeyMapping {
+        var id: Int
+        var avatar: String?
+        static let keyMapping: [String: KeySource] = ["avatar": ["avatar_url", "avatar"], "id": "user_id"]
+        static let codedProperties: Set<String>? = ["id"]
+    }
+
+    @Test func aMappedPropertyLeftOutOfTheCodedOnesIsIgnored() throws {
+        let json = #"{"user_id": 7, "avatar_url": "a.png", "avatar": "b.png"}"#
+        let model = try LenientJSONDecoder().decode(MappedButNotCoded.self, from: json)
+        #expect(model == MappedButNotCoded(id: 7, avatar: nil))
+        let data = try LenientJSONEncoder().encode(MappedButNotCoded(id: 7, avatar: "a.png"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"user_id":7}"#)
+    }
+
     struct Misnamed: Codable, KeyMapping {
         var title: String
         static let decodingTransforms: [String: JSONTransform] = ["titel": .trimmingWhitespace]
