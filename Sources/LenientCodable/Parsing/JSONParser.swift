@@ -311,7 +311,7 @@ struct JSONParser {
                 flags |= JSONNode.hasEscapes
                 index = try validateEscape(at: index)
             } else if current >= 0x80 {
-                index = try validateUTF8Sequence(at: index)
+                index = try skipNonASCII(from: index)
             } else {
                 throw makeError(
                     .controlCharacterInString, at: index,
@@ -405,6 +405,34 @@ struct JSONParser {
 
     /// Validates one multi-byte UTF-8 sequence starting at `index`; returns the index past it.
     @inline(__always)
+    /// Validates the run of non-ASCII characters starting at `start` and returns the index of
+    /// the first ASCII byte after it (or of the end). Text in scripts such as Japanese or
+    /// Cyrillic is long runs of two- and three-byte sequences; the common ones are checked four
+    /// bytes at a time here, everything else (and every error) by ``validateUTF8Sequence(at:)``.
+    private func skipNonASCII(from start: Int) throws -> Int {
+        guard let base = input.baseAddress else { return start }
+        var index = start
+        while index + 4 <= count {
+            let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+            let lead = UInt8(truncatingIfNeeded: word)
+            switch lead {
+            case ..<0x80:
+                return index
+            case 0xC2...0xDF where word & 0xC000 == 0x8000:
+                index += 2
+            // E0 and ED restrict their second byte (no overlong forms, no surrogates): left to the full check.
+            case 0xE1...0xEF where lead != 0xED && word & 0xC0_C000 == 0x80_8000:
+                index += 3
+            default:
+                index = try validateUTF8Sequence(at: index)
+            }
+        }
+        while index < count && input[index] >= 0x80 {
+            index = try validateUTF8Sequence(at: index)
+        }
+        return index
+    }
+
     private func validateUTF8Sequence(at index: Int) throws -> Int {
         let lead = input[index]
         let length: Int
