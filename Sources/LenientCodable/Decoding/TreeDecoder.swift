@@ -9,18 +9,21 @@ import Foundation
 /// node and restoring it afterwards, so a nested struct costs no decoder allocation. The
 /// instance is also its own single-value container, as in Foundation.
 final class TreeDecoder: Decoder {
+    // The mutable state below is read and written on every value. One decode runs on one
+    // thread and never holds an access to it across a call that could touch it again, so its
+    // accesses are not checked dynamically for exclusivity (the checks cost about 3% of a decode).
     let tree: JSONTree
     let settings: DecoderSettings
     /// The node of the value being decoded.
-    var nodeIndex: Int
+    @exclusivity(unchecked) var nodeIndex: Int
     /// The coding path of the value being decoded, boxed so that containers can extend it
     /// without copying.
-    var pathBox: PathBox
+    @exclusivity(unchecked) var pathBox: PathBox
     var codingPathNode: CodingPathNode { pathBox.node }
     /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
-    var currentType: Any.Type?
+    @exclusivity(unchecked) var currentType: Any.Type?
     /// Where forgiven values are recorded; `nil` when nobody asked for a report.
-    var report: ReportCollector?
+    @exclusivity(unchecked) var report: ReportCollector?
     let userInfo: [CodingUserInfoKey: Any]
     /// The decode's options, read on every value.
     let options: LenientJSONDecoder.Options
@@ -29,14 +32,14 @@ final class TreeDecoder: Decoder {
     /// Whether the options register any converter; when not, no value looks for one.
     let hasConverters: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
-    var readKeys: Set<Int>?
+    @exclusivity(unchecked) var readKeys: Set<Int>?
     /// The traits of the types met so far in this decode, and the last one looked up.
-    var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
-    var lastTraitsIndex = 0
+    @exclusivity(unchecked) var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
+    @exclusivity(unchecked) var lastTraitsIndex = 0
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
-    var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
+    @exclusivity(unchecked) var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
     /// The plans this decode has used, searched before the process-wide cache and its lock.
-    var planTable: [(model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)] = []
+    @exclusivity(unchecked) var planTable: [(model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)] = []
 
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,

@@ -212,6 +212,12 @@ struct JSONParser {
 
     private mutating func parseLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws {
         let length = literal.utf8CodeUnitCount
+        if position + length <= count, memoryEquals(literal.utf8Start, input.baseAddress! + position, length) {
+            _ = appendNode(kind, offset: position, length: length)
+            position += length
+            return
+        }
+        // Not the literal: find the first byte that differs, for the error.
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: length)
         var index = 0
         while index < length {
@@ -468,8 +474,8 @@ struct JSONParser {
     }
 
     /// The index of the first byte at or after `start` that is a quote, a backslash, a control
-    /// character or non-ASCII, looking at eight bytes per step (or `start` itself when fewer
-    /// than eight remain; the byte loop finishes the job).
+    /// character or non-ASCII, looking at eight bytes per step; when fewer than eight bytes
+    /// remain, the index where the words stopped (the caller's byte loop finishes the job).
     @inline(__always)
     static func skipPlainASCII(in input: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8) -> Int {
         guard let base = input.baseAddress else { return start }
@@ -479,15 +485,18 @@ struct JSONParser {
         let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
         var index = start
         while index + 8 <= input.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Little-endian order puts the first byte lowest, where the borrows below start.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             // A byte is interesting when it is below 0x20, has its high bit set, or equals the
-            // quote or a backslash (a zero byte after XOR).
+            // quote or a backslash (a zero byte after XOR). A borrow can mark a byte after an
+            // interesting one, never before, so the lowest mark is exact.
             let control = (word &- ones &* 0x20) & ~word
             let quote = word ^ quotes
             let backslash = word ^ backslashes
             let quoteZero = (quote &- ones) & ~quote
             let backslashZero = (backslash &- ones) & ~backslash
-            if (control | quoteZero | backslashZero | word) & highBits != 0 { break }
+            let marks = (control | quoteZero | backslashZero | word) & highBits
+            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
             index += 8
         }
         return index

@@ -146,21 +146,33 @@ extension JSONTree {
     }
 }
 
+/// Whether `count` bytes at two addresses are equal, compared a word at a time; the last word
+/// (or pair of half-words) overlaps the ones before, so no byte loop finishes the job.
 @inline(__always)
 func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
     guard count > 0, let rhs else { return true }
-    var index = 0
-    while index + 8 <= count {
-        let left = UnsafeRawPointer(lhs + index).loadUnaligned(as: UInt64.self)
-        let right = UnsafeRawPointer(rhs + index).loadUnaligned(as: UInt64.self)
-        if left != right { return false }
-        index += 8
+    let left = UnsafeRawPointer(lhs)
+    let right = UnsafeRawPointer(rhs)
+    if count >= 8 {
+        var offset = 0
+        while offset + 8 < count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        return left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
-    while index < count {
-        if lhs[index] != rhs[index] { return false }
-        index += 1
+    if count >= 4 {
+        return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+            && left.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                == right.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
     }
-    return true
+    // One to three bytes: the first, the middle and the last cover them all.
+    return lhs[0] == rhs[0] && lhs[count >> 1] == rhs[count >> 1] && lhs[count - 1] == rhs[count - 1]
 }
 
 // MARK: - Values
