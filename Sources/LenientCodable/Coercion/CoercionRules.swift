@@ -81,7 +81,14 @@ enum CoercionRules {
         return utf8.isEmpty
     }
 
+    /// The text without white space at either end.
     static func trimmed(_ text: String) -> String {
+        // Most text has nothing to trim: it starts and ends with printable ASCII.
+        if let head = text.utf8.first, let tail = text.utf8.last, (0x21...0x7E).contains(head),
+            (0x21...0x7E).contains(tail)
+        {
+            return text
+        }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = text.lastIndex(where: { !$0.isWhitespace }) ?? first
         return String(text[first...last])

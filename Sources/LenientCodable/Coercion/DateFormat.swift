@@ -83,65 +83,89 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
 /// Reads ISO 8601 date-times by hand: faster than a formatter, and exact to the nanosecond.
 enum ISO8601Reader {
     static func date(from text: String) -> Date? {
-        var bytes = Array(CoercionRules.trimmed(text).utf8)[...]
-        func number(_ count: Int) -> Int? {
-            guard bytes.count >= count else { return nil }
+        var text = CoercionRules.trimmed(text)
+        return text.withUTF8 { bytes in
+            var cursor = Cursor(bytes: bytes)
+            return cursor.readDateTime()
+        }
+    }
+
+    /// A position in the text being read.
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        var isAtEnd: Bool { index == bytes.count }
+        var next: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        /// Reads exactly `count` digits.
+        mutating func number(_ count: Int) -> Int? {
+            guard bytes.count - index >= count else { return nil }
             var value = 0
-            for byte in bytes.prefix(count) {
+            for offset in index..<(index + count) {
+                let byte = bytes[offset]
                 guard JSONParser.isDigit(byte) else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
-            bytes = bytes.dropFirst(count)
+            index += count
             return value
         }
-        func expect(_ character: Character) -> Bool {
-            guard bytes.first == character.asciiValue else { return false }
-            bytes = bytes.dropFirst()
+
+        /// Skips `byte` when it comes next.
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard next == byte else { return false }
+            index += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        guard let separator = bytes.first else { return nil }  // A date alone is a pattern's job.
-        guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " ") else {
-            return nil
-        }
-        bytes = bytes.dropFirst()
-        guard let hour = number(2), expect(":"), let minute = number(2), hour < 24, minute < 60 else { return nil }
-        var second = 0
-        if expect(":") {
-            guard let value = number(2), value <= 60 else { return nil }
-            second = value
-        }
-        seconds += Double(hour * 3600 + minute * 60 + second)
-        if expect(".") || expect(",") {
-            var fraction = 0.0
-            var scale = 0.1
-            var digits = 0
-            while let byte = bytes.first, JSONParser.isDigit(byte) {
-                fraction += Double(byte - UInt8(ascii: "0")) * scale
-                scale /= 10
-                digits += 1
-                bytes = bytes.dropFirst()
+
+        mutating func readDateTime() -> Date? {
+            guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+                let day = number(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            else { return nil }
+            var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+            guard let separator = next else { return nil }  // A date alone is a pattern's job.
+            guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " ")
+            else { return nil }
+            index += 1
+            guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60 else {
+                return nil
             }
-            guard digits > 0 else { return nil }
-            seconds += fraction
+            var second = 0
+            if expect(UInt8(ascii: ":")) {
+                guard let value = number(2), value <= 60 else { return nil }
+                second = value
+            }
+            seconds += Double(hour * 3600 + minute * 60 + second)
+            if expect(UInt8(ascii: ".")) || expect(UInt8(ascii: ",")) {
+                var fraction = 0.0
+                var scale = 0.1
+                var digits = 0
+                while let byte = next, JSONParser.isDigit(byte) {
+                    fraction += Double(byte - UInt8(ascii: "0")) * scale
+                    scale /= 10
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+                seconds += fraction
+            }
+            if isAtEnd { return Date(timeIntervalSince1970: seconds) }
+            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
+                return isAtEnd ? Date(timeIntervalSince1970: seconds) : nil
+            }
+            guard let sign = next, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+            index += 1
+            guard let offsetHours = number(2) else { return nil }
+            var offsetMinutes = 0
+            if !isAtEnd {
+                _ = expect(UInt8(ascii: ":"))
+                guard let value = number(2) else { return nil }
+                offsetMinutes = value
+            }
+            guard isAtEnd, offsetHours < 24, offsetMinutes < 60 else { return nil }
+            let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
+            return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
         }
-        if bytes.isEmpty { return Date(timeIntervalSince1970: seconds) }
-        if expect("Z") || expect("z") { return bytes.isEmpty ? Date(timeIntervalSince1970: seconds) : nil }
-        guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-        bytes = bytes.dropFirst()
-        guard let offsetHours = number(2) else { return nil }
-        var offsetMinutes = 0
-        if !bytes.isEmpty {
-            _ = expect(":")
-            guard let value = number(2) else { return nil }
-            offsetMinutes = value
-        }
-        guard bytes.isEmpty, offsetHours < 24, offsetMinutes < 60 else { return nil }
-        let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
-        return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
     }
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
@@ -174,8 +198,13 @@ final class PatternCache: @unchecked Sendable {
 
     func date(from text: String, format: String) -> Date? {
         lock.lock()
-        let reader = readers[format] ?? PatternReader(pattern: format)
-        readers[format] = .some(reader)
+        let reader: PatternReader?
+        if let cached = readers[format] {
+            reader = cached
+        } else {
+            reader = PatternReader(pattern: format)
+            readers[format] = .some(reader)
+        }
         lock.unlock()
         // Patterns of common fields are read by hand; the rest by a shared DateFormatter.
         if let reader { return reader.date(from: text) }

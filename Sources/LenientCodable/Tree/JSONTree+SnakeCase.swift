@@ -37,7 +37,7 @@ enum SnakeCaseMatcher {
         let count = json.count
         var first = 0
         while first < count && json[first] == UInt8(ascii: "_") { first += 1 }
-        if first == count { return json.elementsEqual(key) }
+        if first == count { return bytesEqual(json, key) }
         var last = count - 1
         while last > first && json[last] == UInt8(ascii: "_") { last -= 1 }
         var hasInnerUnderscore = false
@@ -45,7 +45,7 @@ enum SnakeCaseMatcher {
             hasInnerUnderscore = true
             break
         }
-        if !hasInnerUnderscore { return json.elementsEqual(key) }
+        if !hasInnerUnderscore { return bytesEqual(json, key) }
 
         var position = 0
         @inline(__always) func expect(_ byte: UInt8) -> Bool {

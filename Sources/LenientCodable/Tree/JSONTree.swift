@@ -146,6 +146,14 @@ extension JSONTree {
     }
 }
 
+/// Whether two byte buffers hold the same bytes.
+@inline(__always)
+func bytesEqual(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    guard let base = lhs.baseAddress else { return true }
+    return memoryEquals(base, rhs.baseAddress, lhs.count)
+}
+
 /// Whether `count` bytes at two addresses are equal, compared a word at a time; the last word
 /// (or pair of half-words) overlaps the ones before, so no byte loop finishes the job.
 @inline(__always)

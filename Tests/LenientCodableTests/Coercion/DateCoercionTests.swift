@@ -112,6 +112,43 @@ import Testing
         #expect(droppedReport.issues.map(IssueSummary.init) == [IssueSummary(.droppedElement, "value[0]")])
     }
 
+    /// The ISO 8601 reader alone (the list holds nothing else): the forms it accepts, each at
+    /// 2026-11-20T09:30:00Z plus an offset in seconds, and the near misses it refuses.
+    static let iso8601Forms: [(text: String, offset: TimeInterval?)] = [
+        ("2026-11-20T09:30:00Z", 0), ("2026-11-20t09:30:00z", 0), ("2026-11-20 09:30:00Z", 0),
+        ("2026-11-20T09:30Z", 0), ("2026-11-20T09:30", 0), ("  2026-11-20T09:30:00Z\\n", 0),
+        ("2026-11-20T09:30:00.5Z", 0.5), ("2026-11-20T09:30:00,25Z", 0.25), ("2026-11-20T09:30:00.125", 0.125),
+        ("2026-11-20T11:30:00+02:00", 0), ("2026-11-20T11:30:00+0200", 0), ("2026-11-20T11:30:00+02", 0),
+        ("2026-11-20T04:00:00-05:30", 0), ("2026-11-20T09:30:60Z", 60),
+        ("2026-11-20T09:30:00Zx", nil), ("2026-11-20T09:30:00.Z", nil), ("2026-11-20T09:30:00+2", nil),
+        ("2026-11-20T09:30:00+02:00x", nil), ("2026-11-20T09:30:00+24:00", nil), ("2026-11-20X09:30:00Z", nil),
+        ("2026-11-20T24:00:00Z", nil), ("2026-11-20T09:60:00Z", nil), ("2026-11-20T09:30:61Z", nil),
+        ("2026-02-29T09:30:00Z", nil), ("2026-13-20T09:30:00Z", nil), ("2026-11-2T09:30:00Z", nil),
+        ("2026-11-20T9:30:00Z", nil), ("2026-11-20", nil), ("", nil),
+    ]
+
+    @Test(arguments: iso8601Forms)
+    func iso8601Reader(_ text: String, offset: TimeInterval?) throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.dateFormats = [.iso8601]
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"{"value":""# + text + #""}"#
+        if let offset {
+            let box = try decoder.decode(Box<Date>.self, from: json)
+            #expect(box.value == Date(timeIntervalSince1970: Self.seconds + offset))
+        } else {
+            #expect(throws: DecodingError.self) { try decoder.decode(Box<Date>.self, from: json) }
+        }
+    }
+
+    @Test func iso8601ReaderKnowsLeapYears() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.dateFormats = [.iso8601]
+        let box = try LenientJSONDecoder(options: options).decode(
+            Box<[Date]>.self, from: #"{"value":["2024-02-29T00:00:00Z","2000-02-29T00:00:00Z"]}"#)
+        #expect(box.value == [Date(timeIntervalSince1970: 1_709_164_800), Date(timeIntervalSince1970: 951_782_400)])
+    }
+
     private static let dayMonthYear: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
