@@ -147,7 +147,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
-        return Data(try TreeEncoder.write(tree, topLevelValue: value))
+        return try TreeEncoder.write(tree, topLevelValue: value)
     }
 
     /// Encodes a value as a ``JSONValue`` tree instead of text.
@@ -216,7 +216,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
             try encoder.encode(value, configuration: configuration)
         }
-        return Data(try TreeEncoder.write(tree, topLevelValue: value))
+        return try TreeEncoder.write(tree, topLevelValue: value)
     }
 
     /// Encodes a value whose configuration comes from a provider type, as
@@ -273,14 +273,14 @@ extension TreeEncoder {
     }
 
     /// Writes the tree as JSON text with the call's output formatting.
-    static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> [UInt8] {
+    static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> Data {
         var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {
             throw depthError(topLevelValue: topLevelValue)
         }
-        return writer.bytes
+        return writer.buffer.data
     }
 
     /// The error Foundation throws for a value nested too deep: reported against the top-level

@@ -41,6 +41,31 @@ import Testing
         try expectSameBytes([[[Int]]]([[[]], []]), formatting: formatting)
     }
 
+    /// Strings of every escape at every offset from a word boundary, and random mixes of them
+    /// with plain ASCII and multi-byte characters (fixed seed), with slashes escaped and kept.
+    @Test(arguments: [JSONEncoder.OutputFormatting.sortedKeys, [.sortedKeys, .withoutEscapingSlashes]])
+    func escapedStringsMatchFoundation(formatting: JSONEncoder.OutputFormatting) throws {
+        let specials = ["\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}", "\u{1F}"]
+        var strings: [String] = []
+        for special in specials {
+            for offset in 0..<17 { strings.append(String(repeating: "a", count: offset) + special + "bcdefghijk") }
+        }
+        let pieces = specials + ["a", "Z", " ", "~", "\u{7F}", "é", "日本", "😀", "\u{2028}", "0123456789"]
+        var state: UInt64 = 42
+        for _ in 0..<300 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<Int(state >> 60) * 3 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int(state >> 33) % pieces.count]
+            }
+            strings.append(text)
+        }
+        try expectSameBytes(strings, formatting: formatting)
+        let keyed = Dictionary(strings.enumerated().map { ($1, $0) }, uniquingKeysWith: max)
+        try expectSameBytes(keyed, formatting: formatting)
+    }
+
     @Test(arguments: [
         "a", "B", "a10", "a9", "é", "_", "1", "10", "2", "Z", "b", "A", "ab", "aB", "Ab", "~", "-", "a-b", "a_b", "ä",
         "",
