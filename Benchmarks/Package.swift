@@ -28,6 +28,15 @@ let package = Package(
             ],
             path: "Sources/compare"
         ),
+        // Peak memory of decoding a 100 MB array: `swift run -c release peak-memory`.
+        .executableTarget(
+            name: "peak-memory",
+            dependencies: [
+                "CorpusModels",
+                .product(name: "LenientCodable", package: "LenientCodable"),
+            ],
+            path: "Sources/peak-memory"
+        ),
         // Sanity checks of the models against Foundation: `swift test`.
         .testTarget(
             name: "CorpusModelsTests",
