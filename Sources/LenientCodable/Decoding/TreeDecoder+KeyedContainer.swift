@@ -21,9 +21,8 @@ extension TreeDecoder {
         let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one.
         let plan: KeyPlan?
-        /// The plan again, for lookups that should not retain it each time (the container
-        /// holds it strongly in `plan`).
-        private let unretainedPlan: Unmanaged<KeyPlan>?
+        /// The plan's lookup table, read without retaining anything (`plan` keeps it alive).
+        private let keyTable: UnsafePointer<KeyTable>?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
 
@@ -32,7 +31,7 @@ extension TreeDecoder {
             self.objectIndex = objectIndex
             self.pathBox = pathBox
             self.plan = plan
-            self.unretainedPlan = plan.map { Unmanaged.passUnretained($0) }
+            self.keyTable = plan?.table
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
@@ -98,8 +97,13 @@ extension TreeDecoder {
         /// The value for the key as the decoder's key strategy spells it.
         @inline(__always)
         private func exactValueIndex(forKey key: Key) -> Int? {
-            if let convertedKeys { return convertedKeys[key.stringValue] }
-            var name = key.stringValue
+            exactValueIndex(named: key.stringValue)
+        }
+
+        @inline(__always)
+        private func exactValueIndex(named name: String) -> Int? {
+            if let convertedKeys { return convertedKeys[name] }
+            var name = name
             if convertsFromSnakeCase {
                 return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
             }
@@ -109,25 +113,22 @@ extension TreeDecoder {
         /// Lookup through the key mapping, then loose matching; records fallbacks for the report.
         private func valueIndexSlowPath(forKey key: Key) -> Int? {
             let tree = decoder.tree
-            let name = key.stringValue
-            if let unretainedPlan {
-                switch unretainedPlan._withUnsafeGuaranteedRef({ $0.lookup(name) }) {
+            if let keyTable {
+                var name = key.stringValue
+                switch name.withUTF8({ keyTable.pointee.lookup($0) }) {
                 case .ignored:
                     return nil
                 case .rename(let jsonKey):
                     if let index = tree.findMember(in: objectIndex, key: jsonKey) { return index }
                 case .candidates(let entry):
-                    let found = unretainedPlan._withUnsafeGuaranteedRef {
-                        $0.resolve(entry, in: tree, objectIndex: objectIndex)
-                    }
-                    if let (index, position) = found {
+                    if let (index, position) = keyTable.pointee.resolve(entry, in: tree, objectIndex: objectIndex) {
                         if position > 0, decoder.report != nil { recordFallback(key, position: position) }
                         return index
                     }
                 case .unmapped:
-                    if let strategyKey = unretainedPlan._withUnsafeGuaranteedRef({ $0.strategyKey(for: name) }) {
+                    if keyTable.pointee.hasStrategy, let strategyKey = plan?.strategyKey(for: name) {
                         if let index = tree.findMember(in: objectIndex, key: strategyKey.utf8) { return index }
-                    } else if let index = exactValueIndex(forKey: key) {
+                    } else if let index = exactValueIndex(named: name) {
                         return index
                     }
                 }

@@ -41,8 +41,9 @@ final class KeyPlan: @unchecked Sendable {
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     private let lock = NSLock()
-    /// The entries again, laid out for lookups that neither hash with SipHash nor retain.
-    private let table: FlatKeyTable
+    /// The entries again, laid out for lookups that neither hash with SipHash nor retain, at an
+    /// address that stays put for the plan's life (containers read it through the pointer).
+    let table: UnsafePointer<KeyTable>
 
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
@@ -53,21 +54,20 @@ final class KeyPlan: @unchecked Sendable {
         self.strategy = strategy
         self.transforms = transforms
         self.hasTransforms = !transforms.isEmpty
-        table = FlatKeyTable(entries: entries, codedProperties: codedProperties)
+        let table = UnsafeMutablePointer<KeyTable>.allocate(capacity: 1)
+        table.initialize(to: KeyTable(entries: entries, codedProperties: codedProperties, hasStrategy: strategy != nil))
+        self.table = UnsafePointer(table)
     }
 
-    /// Where a property is; see ``Lookup``. Probed on every key lookup of a mapped type.
-    @inline(__always)
+    deinit {
+        table.pointee.deallocate()
+        UnsafeMutablePointer(mutating: table).deallocate()
+    }
+
+    /// Where a property is; see ``Lookup``.
     func lookup(_ propertyName: String) -> Lookup {
         var name = propertyName
-        return name.withUTF8 { table.lookup($0) }
-    }
-
-    /// The first of an entry's candidates present in an object, for an entry that ``lookup(_:)``
-    /// answered with ``Lookup/candidates(_:)``: the value's node and the candidate's position.
-    /// A `null` value is taken only when no candidate has another value.
-    func resolve(_ entry: Int, in tree: JSONTree, objectIndex: Int) -> (index: Int, position: Int)? {
-        table.resolve(entry, in: tree, objectIndex: objectIndex)
+        return name.withUTF8 { table.pointee.lookup($0) }
     }
 
     /// The entry for a property, or `nil` when the mapping does not name it; `.ignored` for a
@@ -213,10 +213,10 @@ final class KeyPlan: @unchecked Sendable {
 /// A plan's entries in flat, manually allocated tables: an open-addressing table of property
 /// names keyed by a cheap hash of their UTF-8 bytes, and each entry's candidate key paths as
 /// ranges of one byte buffer. A lookup runs no SipHash and retains nothing, so probing it for
-/// every key of a mapped type costs about what comparing the key itself does.
+/// every key of a mapped type costs little more than comparing the key itself.
 ///
-/// It belongs to one ``KeyPlan`` and lives exactly as long (plans are cached for the process).
-private final class FlatKeyTable {
+/// Its buffers belong to one ``KeyPlan``, which frees them; plans live for the process.
+struct KeyTable {
     /// A range of one of the tables.
     private struct Span {
         var start: Int32
@@ -246,8 +246,11 @@ private final class FlatKeyTable {
     private let mask: Int
     /// Whether a property the table does not hold is ignored (the type lists its coded properties).
     private let ignoresUnlisted: Bool
+    /// Whether the plan has a key strategy for the properties it does not map.
+    let hasStrategy: Bool
 
-    init(entries: [String: KeyPlan.Entry], codedProperties: Set<String>?) {
+    init(entries: [String: KeyPlan.Entry], codedProperties: Set<String>?, hasStrategy: Bool) {
+        self.hasStrategy = hasStrategy
         var names = entries.keys.sorted()
         if let codedProperties {
             names += codedProperties.subtracting(entries.keys).sorted()
@@ -297,13 +300,13 @@ private final class FlatKeyTable {
         table = .allocate(capacity: capacity)
         table.initialize(repeating: -1)
         for (index, slot) in slotStore.enumerated() {
-            var place = Int(truncatingIfNeeded: FlatKeyTable.hash(buffer(slot.name))) & mask
+            var place = Int(truncatingIfNeeded: KeyTable.hash(buffer(slot.name))) & mask
             while table[place] >= 0 { place = (place + 1) & mask }
             table[place] = Int32(index)
         }
     }
 
-    deinit {
+    func deallocate() {
         bytes.deallocate()
         paths.deallocate()
         keys.deallocate()
@@ -317,8 +320,9 @@ private final class FlatKeyTable {
     }
 
     @inline(__always)
+    /// Where a property is; see ``KeyPlan/Lookup``. Probed on every key lookup of a mapped type.
     func lookup(_ name: UnsafeBufferPointer<UInt8>) -> KeyPlan.Lookup {
-        var place = Int(truncatingIfNeeded: FlatKeyTable.hash(name)) & mask
+        var place = Int(truncatingIfNeeded: KeyTable.hash(name)) & mask
         while true {
             let index = Int(table[place])
             if index < 0 { return ignoresUnlisted ? .ignored : .unmapped }
@@ -335,6 +339,9 @@ private final class FlatKeyTable {
         }
     }
 
+    /// The first of an entry's candidates present in an object, for an entry that ``lookup(_:)``
+    /// answered with ``KeyPlan/Lookup/candidates(_:)``: the value's node and the candidate's
+    /// position. A `null` value is taken only when no candidate has another value.
     func resolve(_ entry: Int, in tree: JSONTree, objectIndex: Int) -> (index: Int, position: Int)? {
         let candidates = slots[entry].paths
         var firstNull: (index: Int, position: Int)?
@@ -363,12 +370,17 @@ private final class FlatKeyTable {
         let count = bytes.count
         var head: UInt64 = 0
         var tail: UInt64 = 0
-        if count >= 8, let base = bytes.baseAddress {
-            head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-            tail = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
-        } else {
-            for byte in bytes { head = head << 8 | UInt64(byte) }
-            tail = head
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            if count >= 8 {
+                head = raw.loadUnaligned(as: UInt64.self)
+                tail = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else if count >= 4 {
+                head = UInt64(raw.loadUnaligned(as: UInt32.self))
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            } else if count > 0 {
+                head = UInt64(base[0]) | UInt64(base[count >> 1]) << 8 | UInt64(base[count - 1]) << 16
+            }
         }
         var mixed = head &* 0x9E37_79B9_7F4A_7C15 ^ tail &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)
         mixed ^= mixed >> 29
