@@ -6,58 +6,71 @@
 /// The parser has validated the escapes and the UTF-8 already, so this never fails.
 enum JSONUnescaper {
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, json5: Bool) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
-        var index = 0
-        let count = raw.count
-        while index < count {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < count else {
-                output.append(byte)
-                index += 1
-                continue
+        // Every escape is at least as long as what it stands for, so the raw length is room enough.
+        String(unsafeUninitializedCapacity: max(raw.count, 1)) { output in
+            var written = 0
+            @inline(__always) func put(_ byte: UInt8) {
+                output[written] = byte
+                written += 1
             }
-            let escaped = raw[index + 1]
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "v") where json5: output.append(0x0B)
-            case UInt8(ascii: "0") where json5: output.append(0x00)
-            case UInt8(ascii: "x") where json5:
-                let value = hex(raw, at: index, digits: 2)
-                appendScalar(UInt32(value), to: &output)
-                index += 2
-            case UInt8(ascii: "\n") where json5:
-                break  // An escaped line break continues the string on the next line.
-            case UInt8(ascii: "\r") where json5:
-                if index < count && raw[index] == UInt8(ascii: "\n") { index += 1 }
-            case 0xE2
-            where json5 && index + 1 < count && raw[index] == 0x80
-                && (raw[index + 1] == 0xA8 || raw[index + 1] == 0xA9):
-                index += 2  // An escaped line or paragraph separator continues the string too.
-            case UInt8(ascii: "u"):
-                var scalar = UInt32(hex(raw, at: index, digits: 4))
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar), index + 5 < count, raw[index] == UInt8(ascii: "\\"),
-                    raw[index + 1] == UInt8(ascii: "u")
-                {
-                    let low = UInt32(hex(raw, at: index + 2, digits: 4))
-                    if (0xDC00...0xDFFF).contains(low) {
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        index += 6
-                    }
+            var index = 0
+            let count = raw.count
+            while index < count {
+                // The text up to the next backslash, copied whole.
+                var end = index
+                while end < count && raw[end] != UInt8(ascii: "\\") { end += 1 }
+                if end > index {
+                    UnsafeMutableRawPointer(output.baseAddress! + written).copyMemory(
+                        from: raw.baseAddress! + index, byteCount: end - index)
+                    written += end - index
+                    index = end
                 }
-                appendScalar(scalar, to: &output)
-            default:
-                // `\"`, `\\`, `\/`, and in JSON5 any other character standing for itself.
-                output.append(escaped)
+                guard index + 1 < count else {
+                    if index < count { put(raw[index]) }
+                    break
+                }
+                let escaped = raw[index + 1]
+                index += 2
+                switch escaped {
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
+                case UInt8(ascii: "v") where json5: put(0x0B)
+                case UInt8(ascii: "0") where json5: put(0x00)
+                case UInt8(ascii: "x") where json5:
+                    let value = hex(raw, at: index, digits: 2)
+                    for byte in utf8(of: UInt32(value)) { put(byte) }
+                    index += 2
+                case UInt8(ascii: "\n") where json5:
+                    break  // An escaped line break continues the string on the next line.
+                case UInt8(ascii: "\r") where json5:
+                    if index < count && raw[index] == UInt8(ascii: "\n") { index += 1 }
+                case 0xE2
+                where json5 && index + 1 < count && raw[index] == 0x80
+                    && (raw[index + 1] == 0xA8 || raw[index + 1] == 0xA9):
+                    index += 2  // An escaped line or paragraph separator continues the string too.
+                case UInt8(ascii: "u"):
+                    var scalar = UInt32(hex(raw, at: index, digits: 4))
+                    index += 4
+                    if (0xD800...0xDBFF).contains(scalar), index + 5 < count, raw[index] == UInt8(ascii: "\\"),
+                        raw[index + 1] == UInt8(ascii: "u")
+                    {
+                        let low = UInt32(hex(raw, at: index + 2, digits: 4))
+                        if (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            index += 6
+                        }
+                    }
+                    for byte in utf8(of: scalar) { put(byte) }
+                default:
+                    // `\"`, `\\`, `\/`, and in JSON5 any other character standing for itself.
+                    put(escaped)
+                }
             }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static func hex(_ raw: UnsafeBufferPointer<UInt8>, at index: Int, digits: Int) -> UInt16 {
@@ -68,9 +81,10 @@ enum JSONUnescaper {
         return value
     }
 
-    private static func appendScalar(_ value: UInt32, to output: inout [UInt8]) {
+    /// The UTF-8 bytes of a scalar from an escape.
+    private static func utf8(of value: UInt32) -> Unicode.UTF8.EncodedScalar {
         // Unpaired surrogates never reach here from the parser; keep a safe replacement anyway.
         let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-        output.append(contentsOf: UTF8.encode(scalar)!)
+        return UTF8.encode(scalar)!
     }
 }
