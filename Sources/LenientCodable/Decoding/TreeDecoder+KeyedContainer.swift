@@ -19,9 +19,11 @@ extension TreeDecoder {
         let convertedKeys: [String: Int]?
         /// Whether JSON keys are converted from snake case (compared without a table).
         let convertsFromSnakeCase: Bool
-        /// The model's key mapping, when it has one.
-        let plan: KeyPlan?
-        /// The plan's lookup table, read without retaining anything (`plan` keeps it alive).
+        /// The model's key mapping, when it has one. Plans are cached for the life of the
+        /// process (``KeyPlan/plan(for:keys:)`` never drops one), so the container need not
+        /// retain its plan; the standard library copies the container for every key decoded.
+        unowned(unsafe) let plan: KeyPlan?
+        /// The plan's lookup table, read through a plain pointer.
         private let keyTable: UnsafePointer<KeyTable>?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool

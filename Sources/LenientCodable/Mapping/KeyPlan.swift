@@ -6,7 +6,8 @@ import Foundation
 /// A type's key mapping resolved for one coding-key type: where each property's value is.
 ///
 /// Plans are built once per (model type, coding-key type) pair, checked, and cached for the
-/// life of the process; decoders and encoders share them. Each key is kept as UTF-8 bytes so
+/// life of the process (never released: keyed containers refer to them without retaining
+/// them); decoders and encoders share them. Each key is kept as UTF-8 bytes so
 /// that a lookup compares bytes and allocates nothing.
 final class KeyPlan: @unchecked Sendable {
     /// Where one property is.
