@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Plans are built once per (model type, coding-key type) pair, checked, and cached for the
 /// life of the process (never released: keyed containers refer to them without retaining
-/// them); decoders and encoders share them. Each key is kept as UTF-8 bytes so
-/// that a lookup compares bytes and allocates nothing.
+/// them); decoders and encoders share them. Each key is kept as UTF-8 bytes so that a lookup
+/// compares bytes and allocates nothing.
 final class KeyPlan: @unchecked Sendable {
     /// Where one property is.
     enum Entry {
@@ -320,8 +320,8 @@ struct KeyTable {
         UnsafeBufferPointer(start: bytes.baseAddress! + Int(span.start), count: Int(span.count))
     }
 
-    @inline(__always)
     /// Where a property is; see ``KeyPlan/Lookup``. Probed on every key lookup of a mapped type.
+    @inline(__always)
     func lookup(_ name: UnsafeBufferPointer<UInt8>) -> KeyPlan.Lookup {
         var place = Int(truncatingIfNeeded: KeyTable.hash(name)) & mask
         while true {

@@ -409,8 +409,6 @@ struct JSONParser {
         return value
     }
 
-    /// Validates one multi-byte UTF-8 sequence starting at `index`; returns the index past it.
-    @inline(__always)
     /// Validates the run of non-ASCII characters starting at `start` and returns the index of
     /// the first ASCII byte after it (or of the end). Text in scripts such as Japanese or
     /// Cyrillic is long runs of two- and three-byte sequences; the common ones are checked four
@@ -439,6 +437,8 @@ struct JSONParser {
         return index
     }
 
+    /// Validates one multi-byte UTF-8 sequence starting at `index`; returns the index past it.
+    @inline(__always)
     private func validateUTF8Sequence(at index: Int) throws -> Int {
         let lead = input[index]
         let length: Int
