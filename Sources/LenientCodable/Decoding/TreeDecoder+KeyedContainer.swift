@@ -140,21 +140,30 @@ extension TreeDecoder {
         }
 
         /// The candidates of a key, matched ignoring case and separators: the last resort.
+        /// Optional properties missing from the document come here on every decode, so a miss
+        /// allocates nothing.
         private func valueIndexLoosely(forKey key: Key) -> Int? {
             let name = key.stringValue
-            let candidates: [[KeyBytes]]
             switch plan?.entry(for: name) {
-            case .ignored?: return nil
-            case .sources(let sources)?: candidates = sources
-            case nil: candidates = [[plan?.strategyKey(for: name) ?? KeyBytes(name)]]
-            }
-            for path in candidates {
-                if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
-                    recordFallback(key, found: matched, tried: candidates)
-                    return index
+            case .ignored?:
+                return nil
+            case .sources(let candidates)?:
+                for path in candidates {
+                    if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
+                        recordFallback(key, found: matched, tried: candidates)
+                        return index
+                    }
                 }
+                return nil
+            case nil:
+                var spelled = plan?.strategyKey(for: name)?.text ?? name
+                let tree = decoder.tree
+                guard let keyIndex = spelled.withUTF8({ tree.findMemberLoosely(in: objectIndex, key: $0) }) else {
+                    return nil
+                }
+                recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
+                return keyIndex + 1
             }
-            return nil
         }
 
         /// Records that a mapped key's value came from a later candidate than the first.

@@ -235,10 +235,31 @@ struct JSONParser {
 
     @inline(__always)
     private mutating func skipWhitespace() throws {
+        // Most places hold no white space at all: one comparison, inlined.
+        if position < count && byte(at: position) > UInt8(ascii: " ") && !options.allowsJSON5 { return }
+        try skipWhitespaceRun()
+    }
+
+    /// Skips white space. After each white-space byte, the spaces that follow (indentation, or
+    /// the space after a colon) are counted eight bytes at a time.
+    @inline(__always)
+    private mutating func skipWhitespaceRun() throws {
+        guard let base = input.baseAddress else { return }
+        let spaces: UInt64 = 0x2020_2020_2020_2020
         while position < count {
-            switch byte(at: position) {
+            switch base[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
                 position += 1
+                while position + 8 <= count {
+                    // Zero bytes of the XOR are spaces; the lowest nonzero byte ends the run.
+                    let others =
+                        UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) ^ spaces
+                    if others != 0 {
+                        position += others.trailingZeroBitCount >> 3
+                        break
+                    }
+                    position += 8
+                }
             default:
                 if options.allowsJSON5 {
                     try skipWhitespaceJSON5SlowPath()

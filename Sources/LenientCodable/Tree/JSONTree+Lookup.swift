@@ -38,30 +38,31 @@ extension JSONTree {
         var current = objectIndex
         var matched: [KeyBytes] = []
         for key in path {
-            guard nodes[current].kind == .object else { return nil }
-            let end = Int(nodes[current].end)
-            var keyIndex = current + 1
-            var found: Int?
-            while keyIndex < end {
-                if looselyEquals(at: keyIndex, key.utf8) {
-                    found = keyIndex
-                    break
-                }
-                keyIndex = Int(nodes[keyIndex + 1].end)
+            guard let found = key.utf8.withUnsafeBufferPointer({ findMemberLoosely(in: current, key: $0) }) else {
+                return nil
             }
-            guard let found else { return nil }
             matched.append(KeyBytes(string(at: found)))
             current = found + 1
         }
         return (current, matched)
     }
 
-    private func looselyEquals(at keyIndex: Int, _ other: [UInt8]) -> Bool {
-        let node = nodes[keyIndex]
-        if node.has(JSONNode.hasEscapes) {
-            return JSONTree.looselyEqual(Array(string(at: keyIndex).utf8), other)
+    /// The key node of the first member of an object whose key matches `key` ignoring ASCII
+    /// case and separators, or `nil` (also when the node is not an object).
+    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard nodes[objectIndex].kind == .object else { return nil }
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            let node = nodes[keyIndex]
+            let matches =
+                node.has(JSONNode.hasEscapes)
+                ? JSONTree.looselyEqual(Array(string(at: keyIndex).utf8), key)
+                : JSONTree.looselyEqual(bytes(of: node), key)
+            if matches { return keyIndex }
+            keyIndex = Int(nodes[keyIndex + 1].end)
         }
-        return JSONTree.looselyEqual(bytes(of: node), other)
+        return nil
     }
 
     static func looselyEqual(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {

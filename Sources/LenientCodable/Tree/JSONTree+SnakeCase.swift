@@ -13,7 +13,9 @@ extension JSONTree {
         while keyIndex < end {
             let node = nodes[keyIndex]
             let matches: Bool
-            if !node.has(JSONNode.hasEscapes), let fast = SnakeCaseMatcher.matches(bytes(of: node), key) {
+            if !node.has(JSONNode.hasEscapes), SnakeCaseMatcher.cannotMatch(bytes(of: node), key) {
+                matches = false
+            } else if !node.has(JSONNode.hasEscapes), let fast = SnakeCaseMatcher.matches(bytes(of: node), key) {
                 matches = fast
             } else {
                 matches = KeyConversion.camelCase(fromSnakeCase: string(at: keyIndex)).utf8.elementsEqual(key)
@@ -29,6 +31,17 @@ extension JSONTree {
 /// trailing underscores stay, the first word is lowercased, the other words are capitalized, and
 /// a key without inner underscores is unchanged — Foundation's rule.
 enum SnakeCaseMatcher {
+    /// Whether the first bytes alone rule a match out, most keys of an object: a JSON key that
+    /// starts with an ASCII character other than `_` keeps that character, or lowercases it,
+    /// so the coding key must start with the same letter in either case.
+    @inline(__always)
+    static func cannotMatch(_ json: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = json.first, first < 0x80, first != UInt8(ascii: "_"), let keyFirst = key.first else {
+            return false
+        }
+        return first | 0x20 != keyFirst | 0x20
+    }
+
     /// Whether the converted JSON key equals the coding key, or `nil` when the JSON key is not
     /// plain ASCII letters, digits and underscores (or a later word starts with or holds a
     /// digit), whose capitalization is left to the exact conversion.

@@ -73,6 +73,20 @@ import Testing
         #expect(error.byteOffset == 4)
     }
 
+    /// White space is skipped eight bytes at a time after its first byte: runs of every length
+    /// around a word, and what follows them, must still be read exactly.
+    @Test(arguments: 0...20)
+    func whiteSpaceRunsOfEveryLength(length: Int) throws {
+        let run = String(repeating: " ", count: length)
+        let json = "{\n" + run + "\"a\" :" + run + "1,\t" + run + "\"b\":[\r\n" + run + "true" + run + "]" + run + "}" + run
+        let value = try JSONValue(parsing: json)
+        #expect(value == ["a": 1, "b": [true]])
+        let error = try #require(throws: JSONParseError.self) { try JSONValue(parsing: "[1,\n" + run + "x]") }
+        #expect(error.code == .unexpectedCharacter)
+        #expect(error.line == 2)
+        #expect(error.column == length + 1)
+    }
+
     @Test(arguments: [512, 513])
     func nestingIsLimitedTo512(depth: Int) throws {
         let json = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
