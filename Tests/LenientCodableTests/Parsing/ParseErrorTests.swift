@@ -78,7 +78,9 @@ import Testing
     @Test(arguments: 0...20)
     func whiteSpaceRunsOfEveryLength(length: Int) throws {
         let run = String(repeating: " ", count: length)
-        let json = "{\n" + run + "\"a\" :" + run + "1,\t" + run + "\"b\":[\r\n" + run + "true" + run + "]" + run + "}" + run
+        let json =
+            "{\n" + run + "\"a\" :" + run + "1,\t" + run + "\"b\":[\r\n" + run + "true" + run + "]" + run + "}"
+            + run
         let value = try JSONValue(parsing: json)
         #expect(value == ["a": 1, "b": [true]])
         let error = try #require(throws: JSONParseError.self) { try JSONValue(parsing: "[1,\n" + run + "x]") }
