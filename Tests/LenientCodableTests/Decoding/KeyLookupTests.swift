@@ -9,13 +9,6 @@ import Testing
 /// bytes. Keys of every length up to three words must still match exactly: a member whose key
 /// differs in any single byte is another member.
 @Suite struct KeyLookupTests {
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     static let wantedKey = CodingUserInfoKey(rawValue: "wanted")!
 
     /// Reads the one member named in `userInfo`, and whether the object contains it.
@@ -24,8 +17,8 @@ import Testing
         var contained: Bool
 
         init(from decoder: any Decoder) throws {
-            let key = AnyKey(stringValue: decoder.userInfo[KeyLookupTests.wantedKey] as! String)
-            let container = try decoder.container(keyedBy: AnyKey.self)
+            let key = TestCodingKey(decoder.userInfo[KeyLookupTests.wantedKey] as! String)
+            let container = try decoder.container(keyedBy: TestCodingKey.self)
             contained = container.contains(key)
             value = try container.decodeIfPresent(Int.self, forKey: key)
         }
