@@ -7,8 +7,8 @@ import Testing
 
 /// Inputs the fuzz targets (Fuzz/) found, kept as tests.
 @Suite struct FuzzFindingsTests {
-    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers; `.strict` drops
-    /// the fraction and returns a value.
+    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers (their
+    /// significand does not fit 64 bits); `.strict` refuses them too.
     static let longFractionalIntegers = [
         "2374623746732768942.98",
         "-2374623746732768942.9832749832423479823246327846",
