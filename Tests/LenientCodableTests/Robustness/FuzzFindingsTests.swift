@@ -53,4 +53,40 @@ import Testing
             try JSONDecoder().decode(DecodedTree.self, from: Data(bytes))
         }
     }
+
+    /// A document that ends with the `[` opening level 513.
+    struct TooDeepAtTheEnd: CustomTestStringConvertible, Sendable {
+        var testDescription: String
+        var data: Data
+    }
+
+    static let tooDeepAtTheEnd = [
+        TooDeepAtTheEnd(testDescription: "513 [", data: Data(String(repeating: "[", count: 513).utf8)),
+        TooDeepAtTheEnd(
+            testDescription: "512 objects, then [",
+            data: Data((String(repeating: #"{"a":"#, count: 512) + "[").utf8)),
+        TooDeepAtTheEnd(
+            testDescription: "513 [ in UTF-16LE",
+            data: Data(Array(repeating: [0x5B, 0x00] as [UInt8], count: 513).joined())),
+    ]
+
+    /// Ours refuses it as too deeply nested, strict and lenient.
+    @Test(arguments: tooDeepAtTheEnd)
+    func documentEndingWithTheBracketOfLevel513IsTooDeep(_ document: TooDeepAtTheEnd) throws {
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let error = try #require(throws: DecodingError.self) {
+                try LenientJSONDecoder(options: options).decode(DecodedTree.self, from: document.data)
+            }
+            #expect(error.parseError?.code == .tooDeeplyNested)
+        }
+    }
+
+    /// Foundation's `JSONDecoder` traps on such a document (its scanner locates the depth error one byte past the end of
+    /// the input), so the differential fuzz target does not hand it over (Fuzz/README.md, allow-list 8). When this
+    /// fails, Foundation no longer traps: remove that skip.
+    @Test func foundationTrapsOnADocumentEndingWithTheBracketOfLevel513() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try? JSONDecoder().decode(DecodedTree.self, from: Data(String(repeating: "[", count: 513).utf8))
+        }
+    }
 }
