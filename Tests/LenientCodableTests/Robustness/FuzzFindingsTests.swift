@@ -89,4 +89,21 @@ import Testing
             _ = try? JSONDecoder().decode(DecodedTree.self, from: Data(String(repeating: "[", count: 513).utf8))
         }
     }
+
+    /// `0.` and 128 zeros, then `1e148`: 10^19, which fits a `UInt64`, but 129 fraction digits fit the 128-bit
+    /// significand of Foundation's `Decimal`, whose exponent would pass -128.
+    static let decimalExponentUnderflow = "[0." + String(repeating: "0", count: 128) + "1e148]"
+
+    /// `.strict` refuses it, as Foundation means to: its `Decimal` fails.
+    @Test func strictRefusesAnIntegerWhoseDecimalExponentPassesTheLimit() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(
+                [UInt64].self, from: Data(Self.decimalExponentUnderflow.utf8))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [0])
+    }
 }
