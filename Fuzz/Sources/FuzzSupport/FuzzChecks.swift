@@ -142,6 +142,8 @@ public enum FuzzChecks {
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return }
         // Allow-list 8: Foundation traps on a document that ends with the `[` opening level 513.
         if mayEndWithTooDeepArray(bytes) { return }
+        // Allow-list 9: Foundation traps reading an integer whose `Decimal` exponent passes -128.
+        if mayHoldDecimalExponentUnderflow(bytes) { return }
         // Reading a deep document through `DecodedTree` costs Foundation time quadratic in the depth (each level's
         // failed tries build its coding path), which passes the 1 s limit near the depth limit: not ours to measure.
         if nestingDepth(bytes) <= 64 { compare(DecodedTree.self, data) }
@@ -183,6 +185,29 @@ extension FuzzChecks {
     private static func mayEndWithTooDeepArray(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.last(where: { $0 != 0 }) == UInt8(ascii: "[") else { return false }
         return bytes.count(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }) > 512
+    }
+
+    /// Whether the input may hold a number on which Foundation's `JSONDecoder` traps when it reads an integer: from
+    /// 2^53 up, Foundation reads a number with a fraction as a `Decimal`, which fails when 129 fraction digits fit its
+    /// 128-bit significand (its exponent would pass -128), and then traps instead of throwing. Such a fraction starts
+    /// with 90 or more zeros. True when, NUL bytes aside (so UTF-16 and UTF-32 too), a `.` is followed by 129 or more
+    /// digits, the first 90 of them `0`.
+    private static func mayHoldDecimalExponentUnderflow(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var afterPoint = false
+        var digits = 0
+        var leadingZeros = 0
+        for byte in bytes where byte != 0 {
+            if afterPoint && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if byte == UInt8(ascii: "0") && leadingZeros == digits { leadingZeros += 1 }
+                digits += 1
+                if digits >= 129 && leadingZeros >= 90 { return true }
+            } else {
+                afterPoint = byte == UInt8(ascii: ".")
+                digits = 0
+                leadingZeros = 0
+            }
+        }
+        return false
     }
 
     /// How deeply arrays and objects nest in `value`: 0 for a scalar.
