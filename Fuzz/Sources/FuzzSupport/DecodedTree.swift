@@ -1,15 +1,15 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-// A copy of Tests/LenientCodableTests/Support/DecodedTree.swift (the fuzz package cannot depend on a test target),
-// with members decoded in sorted key order.
+// A copy of Tests/LenientCodableTests/Support/DecodedTree.swift: the fuzz package cannot depend on a test target.
 
 import Foundation
 
 /// A JSON document as a decoder shows it through the `Codable` API alone.
 ///
 /// It decodes itself the same way under any decoder: a single-value container asked for `nil`, then `Bool`, `Int64`,
-/// `UInt64`, `Double` and `String`; then a keyed container through `allKeys`; then an unkeyed container until `isAtEnd`.
+/// `UInt64`, `Double` and `String`; then a keyed container through `allKeys`, in sorted key order; then an unkeyed
+/// container until `isAtEnd`.
 /// Decoding a document with Foundation's `JSONDecoder` and with a `LenientJSONDecoder` therefore drives both through the
 /// same calls, and the two trees are equal only when every call answered the same. Doubles are kept as bit patterns, so
 /// equality is bit-exact.
@@ -70,8 +70,8 @@ indirect enum DecodedTree: Decodable, Hashable, Sendable {
         if let container = attempt({ try decoder.container(keyedBy: TestCodingKey.self) }) {
             var members: [String: DecodedTree] = [:]
             let keys = container.allKeys
-            // In sorted order, unlike the test support's copy: Foundation lists `allKeys` in hash order, which changes
-            // from run to run, so with two bad members the first to fail would differ.
+            // In sorted order: Foundation lists `allKeys` in hash order, which changes from run to run, so with two bad
+            // members the first to fail (and so the error) would differ.
             for key in keys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 members[key.stringValue] = try container.decode(DecodedTree.self, forKey: key)
             }

@@ -58,7 +58,8 @@ enum NumberConversion {
     /// Integers written with a fraction, an exponent or many digits: `1.0`, `1e2`, `-0.0`,
     /// `18446744073709551615`, with Foundation's rules: the text is read as a `Double`, which
     /// must be a whole number that fits; below 2^53 that is the value (so `1e-400` is 0), and
-    /// from 2^53 up the digits are read again exactly and the fraction dropped.
+    /// from 2^53 up the text is read again as Foundation's `Decimal` reads it
+    /// (``integerThroughDecimal(_:)``) and the fraction dropped.
     static func integerSlowPath<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
         // Plain integer text of any length is read exactly, as Foundation's fast path does.
         if !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }),
@@ -71,12 +72,117 @@ enum NumberConversion {
             return nil
         }
         if double.magnitude < 9_007_199_254_740_992 { return value }
-        // Foundation reads these through a Decimal whose significand must fit 64 bits: a long
-        // fraction makes the whole number unreadable even when its integer part would fit.
-        guard let decimal = DecimalText(bytes), decimal.significandFitsUInt64,
-            let (magnitude, negative) = decimal.integerPart()
-        else { return nil }
-        return integer(magnitude: magnitude, negative: negative, as: type)
+        // Foundation negates a magnitude that fits the type, so the Decimal path never gives Int64.min.
+        guard let (magnitude, negative) = integerThroughDecimal(bytes), let positive = T(exactly: magnitude) else {
+            return nil
+        }
+        if !negative { return positive }
+        return T.isSigned ? 0 - positive : nil
+    }
+
+    /// The magnitude of the integer Foundation's `JSONDecoder` reads, from 2^53 up, from a number
+    /// written with a fraction or an exponent, or `nil` where it fails.
+    ///
+    /// Foundation parses the text as a `Decimal`: digits go into a 128-bit significand until it is
+    /// full, after which an integer digit adds one to the exponent (which must stay at most 127)
+    /// and a fraction digit is dropped; each fraction digit kept takes one from the exponent (which
+    /// must stay at least -128, so leading zeros count); an explicit exponent above 254 or a total
+    /// outside -128...127 fails; trailing zeros go. The conversion to an integer then needs that
+    /// significand to fit 64 bits, and divides by ten (dropping the fraction) or multiplies by ten
+    /// without overflow. So `1000000000000000000.0000000000000000000000000000001` is 10^18 (its
+    /// last digit is past 128 bits), while `1000000000000000000.0000000000000001` fails.
+    static func integerThroughDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> (magnitude: UInt64, negative: Bool)? {
+        // 2^128 - 1, the largest significand, one digit per element.
+        let largest: [UInt8] = [
+            3, 4, 0, 2, 8, 2, 3, 6, 6, 9, 2, 0, 9, 3, 8, 4, 6, 3, 4, 6, 3, 3, 7, 4, 6, 0, 7, 4, 3, 1, 7, 6, 8, 2, 1, 1,
+            4, 5, 5,
+        ]
+        var digits: [UInt8] = []
+        var exponent = 0
+        var full = false
+        /// Appends a digit to the significand, or returns `false` when it would pass 128 bits.
+        func append(_ digit: UInt8) -> Bool {
+            if digits.isEmpty && digit == 0 { return true }
+            digits.append(digit)
+            if digits.count < largest.count
+                || (digits.count == largest.count && !largest.lexicographicallyPrecedes(digits))
+            {
+                return true
+            }
+            digits.removeLast()
+            return false
+        }
+        func digit(at index: Int) -> UInt8? {
+            guard index < bytes.count else { return nil }
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            return digit < 10 ? digit : nil
+        }
+        var index = 0
+        var negative = false
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        while let digit = digit(at: index) {
+            if full || !append(digit) {
+                full = true
+                guard exponent < 127 else { return nil }
+                exponent += 1
+            }
+            index += 1
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while let digit = digit(at: index) {
+                if !full {
+                    if append(digit) {
+                        guard exponent > -128 else { return nil }
+                        exponent -= 1
+                    } else {
+                        full = true
+                    }
+                }
+                index += 1
+            }
+        }
+        if index < bytes.count && bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var explicit = 0
+            while let digit = digit(at: index) {
+                explicit = explicit * 10 + Int(digit)
+                guard explicit <= 254 else { return nil }
+                index += 1
+            }
+            exponent += exponentNegative ? -explicit : explicit
+            guard (-128...127).contains(exponent) else { return nil }
+        }
+        guard index == bytes.count else { return nil }
+        while let last = digits.last, last == 0, exponent < 127 {
+            digits.removeLast()
+            exponent += 1
+        }
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflow && !carry else { return nil }
+            magnitude = sum
+        }
+        if exponent < 0 {
+            for _ in 0..<(-exponent) { magnitude /= 10 }
+        } else {
+            for _ in 0..<exponent {
+                let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                magnitude = shifted
+            }
+        }
+        return (magnitude, negative)
     }
 
     // MARK: Floating point
@@ -231,19 +337,6 @@ struct DecimalText {
             digits.removeLast()
             exponent += 1
         }
-    }
-
-    /// Whether all the significant digits, as one integer, fit a `UInt64`.
-    var significandFitsUInt64: Bool {
-        var value: UInt64 = 0
-        for digit in digits {
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return false }
-            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !carry else { return false }
-            value = sum
-        }
-        return true
     }
 
     /// The magnitude of the integer part (the fraction dropped), when it is below 2^64.

@@ -76,10 +76,18 @@ import Testing
 
 extension DecoderBasicsTests {
     /// From 2^53 up, Foundation reads an integer written with a fraction or exponent as a
-    /// Decimal whose significand must fit 64 bits (trailing zeros dropped).
+    /// Decimal: digits past its 128-bit significand are dropped, each kept fraction digit lowers an
+    /// exponent that must stay above -129, and the significand (trailing zeros dropped) must fit 64
+    /// bits; the conversion negates a magnitude that fits the type, so Int64.min is refused.
     @Test(arguments: [
         "2374623746732768942.98", "100000000000000000000.5e-2", "9223372036854775295.5", "1234567890123456789.5",
         "9007199254740993.5e0", "123456789012345678900e-1", "10000000000000000000.0000",
+        "0.2222222222222222000000000000000000000000000000000000701560741952603972e18",
+        "1000000000000000000.0000000000000000000000000000001", "1000000000000000000.0000000000000001",
+        "12345678901234567890123456789012345678901234567890e-31",
+        "-9007199254740993.00000000000000000000000000000000000000001",
+        "-9223372036854775808.0", "-9223372036854775807.0", "-922337203685477580.8e1", "9223372036854775807.0",
+        "0." + String(repeating: "0", count: 127) + "1e147", "0." + String(repeating: "0", count: 126) + "1e146",
     ])
     func longIntegersWithFractionsFollowFoundation(literal: String) throws {
         let input = Data("[\(literal)]".utf8)

@@ -7,8 +7,8 @@ import Testing
 
 /// Inputs the fuzz targets (Fuzz/) found, kept as tests.
 @Suite struct FuzzFindingsTests {
-    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers; `.strict` drops
-    /// the fraction and returns a value.
+    /// Numbers of 2^53 or more with a long fraction or an exponent that Foundation refuses as integers (their
+    /// significand does not fit 64 bits); `.strict` refuses them too.
     static let longFractionalIntegers = [
         "2374623746732768942.98",
         "-2374623746732768942.9832749832423479823246327846",
@@ -51,6 +51,69 @@ import Testing
         #expect(error.parseError?.code == .invalidEncoding)
         #expect(throws: Never.self, "Foundation accepts it") {
             try JSONDecoder().decode(DecodedTree.self, from: Data(bytes))
+        }
+    }
+
+    /// A document that ends with the `[` opening level 513.
+    struct TooDeepAtTheEnd: CustomTestStringConvertible, Sendable {
+        var testDescription: String
+        var data: Data
+    }
+
+    static let tooDeepAtTheEnd = [
+        TooDeepAtTheEnd(testDescription: "513 [", data: Data(String(repeating: "[", count: 513).utf8)),
+        TooDeepAtTheEnd(
+            testDescription: "512 objects, then [",
+            data: Data((String(repeating: #"{"a":"#, count: 512) + "[").utf8)),
+        TooDeepAtTheEnd(
+            testDescription: "513 [ in UTF-16LE",
+            data: Data(Array(repeating: [0x5B, 0x00] as [UInt8], count: 513).joined())),
+    ]
+
+    /// Ours refuses it as too deeply nested, strict and lenient.
+    @Test(arguments: tooDeepAtTheEnd)
+    func documentEndingWithTheBracketOfLevel513IsTooDeep(_ document: TooDeepAtTheEnd) throws {
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let error = try #require(throws: DecodingError.self) {
+                try LenientJSONDecoder(options: options).decode(DecodedTree.self, from: document.data)
+            }
+            #expect(error.parseError?.code == .tooDeeplyNested)
+        }
+    }
+
+    /// Foundation's `JSONDecoder` traps on such a document (its scanner locates the depth error one byte past the end of
+    /// the input), so the differential fuzz target does not hand it over (Fuzz/README.md, allow-list 8). When this
+    /// fails, Foundation no longer traps: remove that skip.
+    @Test func foundationTrapsOnADocumentEndingWithTheBracketOfLevel513() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try? JSONDecoder().decode(DecodedTree.self, from: Data(String(repeating: "[", count: 513).utf8))
+        }
+    }
+
+    /// `0.` and 128 zeros, then `1e148`: 10^19, which fits a `UInt64`, but 129 fraction digits fit the 128-bit
+    /// significand of Foundation's `Decimal`, whose exponent would pass -128.
+    static let decimalExponentUnderflow = "[0." + String(repeating: "0", count: 128) + "1e148]"
+
+    /// `.strict` refuses it, as Foundation means to: its `Decimal` fails.
+    @Test func strictRefusesAnIntegerWhoseDecimalExponentPassesTheLimit() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(
+                [UInt64].self, from: Data(Self.decimalExponentUnderflow.utf8))
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("Expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [0])
+    }
+
+    /// Foundation's `JSONDecoder` traps on it instead of throwing (in `JSONScanner.validateNumber`), so the differential
+    /// fuzz target does not hand it over (Fuzz/README.md, allow-list 9). When this fails, Foundation no longer traps:
+    /// remove that skip.
+    @Test func foundationTrapsOnAnIntegerWhoseDecimalExponentPassesTheLimit() async {
+        await #expect(processExitsWith: .failure) {
+            let input = "[0." + String(repeating: "0", count: 128) + "1e148]"
+            _ = try? JSONDecoder().decode([UInt64].self, from: Data(input.utf8))
         }
     }
 }
