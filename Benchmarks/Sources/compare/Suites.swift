@@ -74,7 +74,9 @@ extension Suite {
 
     /// `twitter.json` decoded through the key-mapped model (renames, nested keys and fallback lists
     /// on every type), against Foundation decoding the plain model with coding keys: what mapping
-    /// costs is this suite's ratio to Foundation over the `twitter` suite's.
+    /// costs is this suite's ratio to Foundation over the plain model's. The plain model's rows
+    /// (`plain-strict`, `plain-lenient`) run in the same rounds, so that the two ratios share their
+    /// Foundation row and the moment they were measured in.
     static func twitterMapped() throws -> Suite {
         let data = try Corpus.twitter.load()
         let strict = LenientJSONDecoder(options: .strict)
@@ -90,6 +92,12 @@ extension Suite {
                 },
                 Row(.decode, "lenient", bytes: data.count) {
                     blackHole(try lenient.decode(MappedTwitterDocument.self, from: data))
+                },
+                Row(.decode, "plain-strict", bytes: data.count) {
+                    blackHole(try strict.decode(TwitterDocument.self, from: data))
+                },
+                Row(.decode, "plain-lenient", bytes: data.count) {
+                    blackHole(try lenient.decode(TwitterDocument.self, from: data))
                 },
                 Row(.decode, "foundation", bytes: data.count) {
                     blackHole(try foundation.decode(TwitterDocument.self, from: data))
