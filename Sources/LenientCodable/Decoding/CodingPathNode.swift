@@ -69,6 +69,8 @@ enum CodingPathNode {
 /// A coding path stored once, so that the paths of a container's elements can refer to it.
 final class PathBox {
     let node: CodingPathNode
+    /// A keyed container's place in its model's ``KeyOrder``: the next key it will probably ask for.
+    @exclusivity(unchecked) var keyCursor = 0
 
     init(_ node: CodingPathNode) { self.node = node }
 

@@ -22,18 +22,25 @@ extension TreeDecoder {
         /// The model's key mapping, when it has one. Plans are cached for the life of the
         /// process (``KeyPlan/plan(for:keys:)`` never drops one), so the container need not
         /// retain its plan; the standard library copies the container for every key decoded.
-        unowned(unsafe) let plan: KeyPlan?
-        /// The plan's lookup table, read through a plain pointer.
-        private let keyTable: UnsafePointer<KeyTable>?
+        /// (Not `unowned(unsafe) let plan: KeyPlan?`: in debug builds, generic code cannot tell
+        /// a struct holding such an optional from `nil` — see ``TreeDecoder/PlanEntry``.)
+        private let planReference: Unmanaged<KeyPlan>?
+        var plan: KeyPlan? { planReference?.takeUnretainedValue() }
+        /// The order in which the model asks for its keys, when it has a plan. The decoder,
+        /// which the container retains, keeps it alive.
+        private let keyOrder: UnsafeMutablePointer<KeyOrder.Storage>?
         /// Whether a key missing exactly may be found ignoring case and separators.
         let matchesLoosely: Bool
 
-        init(decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil) {
+        init(
+            decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil,
+            order: UnsafeMutablePointer<KeyOrder.Storage>? = nil
+        ) {
             self.decoder = decoder
             self.objectIndex = objectIndex
             self.pathBox = pathBox
-            self.plan = plan
-            self.keyTable = plan?.table
+            self.planReference = plan.map(Unmanaged.passUnretained)
+            self.keyOrder = order
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
@@ -86,11 +93,17 @@ extension TreeDecoder {
         @inline(__always)
         func valueIndex(forKey key: Key) -> Int? {
             let index: Int?
-            if plan == nil {
+            if let keyOrder {
+                let name = key.stringValue
+                let found = decoder.mappedValueIndex(named: name, in: objectIndex, order: keyOrder, cursor: pathBox)
+                if case .found(let foundIndex) = found {
+                    index = foundIndex
+                } else {
+                    index = mappedValueIndexSlowPath(found, named: name, forKey: key)
+                }
+            } else {
                 // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
                 index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexLoosely(forKey: key) : nil)
-            } else {
-                index = valueIndexSlowPath(forKey: key)
             }
             if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
             return index
@@ -112,28 +125,22 @@ extension TreeDecoder {
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
         }
 
-        /// Lookup through the key mapping, then loose matching; records fallbacks for the report.
-        private func valueIndexSlowPath(forKey key: Key) -> Int? {
-            let tree = decoder.tree
-            if let keyTable {
-                var name = key.stringValue
-                switch name.withUTF8({ keyTable.pointee.lookup($0) }) {
-                case .ignored:
-                    return nil
-                case .rename(let jsonKey):
-                    if let index = tree.findMember(in: objectIndex, key: jsonKey) { return index }
-                case .candidates(let entry):
-                    if let (index, position) = keyTable.pointee.resolve(entry, in: tree, objectIndex: objectIndex) {
-                        if position > 0, decoder.report != nil { recordFallback(key, position: position) }
-                        return index
-                    }
-                case .unmapped:
-                    if keyTable.pointee.hasStrategy, let strategyKey = plan?.strategyKey(for: name) {
-                        if let index = tree.findMember(in: objectIndex, key: strategyKey.utf8) { return index }
-                    } else if let index = exactValueIndex(named: name) {
-                        return index
-                    }
-                }
+        /// A mapped key whose value is not simply its first candidate's: records a fallback for
+        /// the report, or looks the coding key up, then tries loose matching.
+        @inline(never)
+        private func mappedValueIndexSlowPath(_ found: MappedValue, named name: String, forKey key: Key) -> Int? {
+            switch found {
+            case .found(let index):
+                return index
+            case .fallback(let index, let position):
+                if decoder.report != nil { recordFallback(key, position: position) }
+                return index
+            case .unmapped:
+                if let index = exactValueIndex(named: name) { return index }
+            case .missing:
+                break
+            case .ignored:
+                return nil
             }
             guard matchesLoosely else { return nil }
             return valueIndexLoosely(forKey: key)

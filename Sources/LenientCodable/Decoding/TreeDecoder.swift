@@ -37,9 +37,26 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
     @exclusivity(unchecked) var lastTraitsIndex = 0
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
-    @exclusivity(unchecked) var cachedPlan: (model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)?
+    @exclusivity(unchecked) var cachedPlan: PlanEntry?
     /// The plans this decode has used, searched before the process-wide cache and its lock.
-    @exclusivity(unchecked) var planTable: [(model: ObjectIdentifier, keys: ObjectIdentifier, plan: KeyPlan?)] = []
+    @exclusivity(unchecked) var planTable: [PlanEntry] = []
+    /// The key orders of the plans in `planTable`, which the decoder keeps alive.
+    @exclusivity(unchecked) var keyOrders: [KeyOrder] = []
+
+    /// A model's key plan for one coding-key type, with the key order this decode follows.
+    /// Copied for every keyed container, so it holds no reference that needs counting: plans
+    /// live for the process, and the decoder keeps the order alive.
+    ///
+    /// The plan is `Unmanaged` rather than `unowned(unsafe) let plan: KeyPlan?`: with Swift 6.3
+    /// at `-Onone`, an array of structs holding such an optional never reports its end to a
+    /// `for` loop (the iterator's `nil` reads as an element).
+    struct PlanEntry {
+        let model: ObjectIdentifier
+        let keys: ObjectIdentifier
+        /// `nil` when the type maps nothing.
+        let plan: Unmanaged<KeyPlan>?
+        let order: UnsafeMutablePointer<KeyOrder.Storage>?
+    }
 
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
@@ -81,7 +98,9 @@ final class TreeDecoder: Decoder {
             }
             let decoder = TreeDecoder(tree: tree, settings: settings)
             decoder.report = report
-            return try decoder.unwrap(type, at: 0, path: .root)
+            let value = try decoder.unwrap(type, at: 0, path: .root)
+            decoder.shareKeyOrders()
+            return value
         }
     }
 
@@ -102,9 +121,13 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
         }
-        let plan = try plan(for: Key.self)
+        guard let entry = try plan(for: Key.self) else {
+            return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox))
+        }
         return KeyedDecodingContainer(
-            KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: plan))
+            KeyedContainer<Key>(
+                decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: entry.plan?.takeUnretainedValue(),
+                order: entry.order))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -159,15 +182,17 @@ final class TreeDecoder: Decoder {
         return try body(self)
     }
 
-    /// The key plan for a keyed container that the current model asks for.
-    func plan<Key: CodingKey>(for keys: Key.Type) throws -> KeyPlan? {
+    /// The key plan for a keyed container that the current model asks for, and its key order;
+    /// `nil` when the model does not conform to ``KeyMapping``, and an entry without a plan when
+    /// its mapping is empty.
+    func plan<Key: CodingKey>(for keys: Key.Type) throws -> PlanEntry? {
         guard let model = currentType, traits(of: model).isKeyMapped else { return nil }
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
-        if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan.plan }
+        if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan }
         for entry in planTable where entry.model == modelID && entry.keys == keysID {
             cachedPlan = entry
-            return entry.plan
+            return entry
         }
         let plan: KeyPlan?
         do {
@@ -176,9 +201,19 @@ final class TreeDecoder: Decoder {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: codingPathNode.path, debugDescription: error.description, underlyingError: error))
         }
-        cachedPlan = (modelID, keysID, plan)
-        planTable.append((modelID, keysID, plan))
-        return plan
+        let order = plan?.keyOrder()
+        if let order { keyOrders.append(order) }
+        let entry = PlanEntry(
+            model: modelID, keys: keysID, plan: plan.map(Unmanaged.passUnretained), order: order?.storage)
+        cachedPlan = entry
+        planTable.append(entry)
+        return entry
+    }
+
+    /// Offers the key orders this decode learned to their plans, for later decodes to follow.
+    /// Called once a decode has succeeded, so that an order is learned from a whole document.
+    func shareKeyOrders() {
+        for order in keyOrders where !order.isFrozen { order.storage.pointee.plan.adopt(order) }
     }
 }
 

@@ -41,6 +41,8 @@ final class KeyPlan: @unchecked Sendable {
     let hasTransforms: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
+    /// The order in which the first decode to finish asked for the keys; see ``KeyOrder``.
+    private var sharedOrder: KeyOrder?
     private let lock = NSLock()
     /// The entries again, laid out for lookups that neither hash with SipHash nor retain, at an
     /// address that stays put for the plan's life (containers read it through the pointer).
@@ -95,6 +97,23 @@ final class KeyPlan: @unchecked Sendable {
         let key = KeyBytes(strategy.jsonKey(for: propertyName))
         strategyKeys[propertyName] = key
         return key
+    }
+
+    /// The key order for a decode: the shared one once a decode has finished learning it,
+    /// otherwise a new one for this decode to learn.
+    func keyOrder() -> KeyOrder {
+        lock.lock()
+        defer { lock.unlock() }
+        return sharedOrder ?? KeyOrder(plan: self)
+    }
+
+    /// Shares an order that a finished decode learned, unless another decode's already is.
+    func adopt(_ order: KeyOrder) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard sharedOrder == nil, !order.isFrozen else { return }
+        order.freeze()
+        sharedOrder = order
     }
 
     /// The property names that have an entry, for `allKeys`.

@@ -37,6 +37,27 @@ import Testing
         }
     }
 
+    /// The first decodes of a mapped model, in eight tasks at once, each learn the order in which
+    /// the model asks for its keys, and one of them shares it with the decodes after it; half the
+    /// objects ask in another order.
+    @Test func firstDecodesOfAMappedModelAcrossEightTasks() async throws {
+        enum Raced {}
+        let decoder = LenientJSONDecoder(.strict)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    let flags = (0..<6).map { ($0 + task).isMultiple(of: 2) }
+                    let json = Data(Shuffled<Raced>.json(flags).utf8)
+                    for _ in 0..<30 {
+                        let values = try decoder.decode([Shuffled<Raced>].self, from: json)
+                        #expect(values == Shuffled<Raced>.expected(flags))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     private static let roundKey = CodingUserInfoKey(rawValue: "round")!
 
     /// Each task decodes its own document, in its own way, with its own per-call configuration, and checks the value.
