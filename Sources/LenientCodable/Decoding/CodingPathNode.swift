@@ -71,6 +71,9 @@ final class PathBox {
     let node: CodingPathNode
     /// A keyed container's place in its model's ``KeyOrder``: the next key it will probably ask for.
     @exclusivity(unchecked) var keyCursor = 0
+    /// For key strategies that convert keys through a table: the keyed container's object's
+    /// converted keys, each to its value node. A box belongs to one node, so to one object.
+    @exclusivity(unchecked) var convertedKeys: [String: Int]?
 
     init(_ node: CodingPathNode) { self.node = node }
 

@@ -15,8 +15,13 @@ extension TreeDecoder {
         /// The container's own path; its members' paths refer to it.
         let pathBox: PathBox
         var codingPathNode: CodingPathNode { pathBox.node }
-        /// For key strategies other than the default: converted key -> value node.
-        let convertedKeys: [String: Int]?
+        /// Whether the key strategy converts JSON keys through a table (not the default, not
+        /// snake case).
+        private let usesConvertedKeys: Bool
+        /// For key strategies other than the default: converted key -> value node. Kept in the
+        /// path box, because the standard library copies the container, and retains each of
+        /// its references, for every key it decodes.
+        var convertedKeys: [String: Int]? { usesConvertedKeys ? pathBox.convertedKeys : nil }
         /// Whether JSON keys are converted from snake case (compared without a table).
         let convertsFromSnakeCase: Bool
         /// The model's key mapping, when it has one. Plans are cached for the life of the
@@ -44,16 +49,19 @@ extension TreeDecoder {
             self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
             switch decoder.settings.keyDecodingStrategy {
             case .useDefaultKeys:
-                convertedKeys = nil
+                usesConvertedKeys = false
                 convertsFromSnakeCase = false
             case .convertFromSnakeCase:
                 // Compared key by key as they are converted: no table per object.
-                convertedKeys = nil
+                usesConvertedKeys = false
                 convertsFromSnakeCase = true
             default:
+                usesConvertedKeys = true
                 convertsFromSnakeCase = false
-                convertedKeys = KeyedContainer.convertKeys(
-                    decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
+                if pathBox.convertedKeys == nil {
+                    pathBox.convertedKeys = KeyedContainer.convertKeys(
+                        decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
+                }
             }
         }
 
