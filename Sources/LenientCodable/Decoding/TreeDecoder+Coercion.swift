@@ -273,6 +273,7 @@ extension TreeDecoder {
                 rollbackReport(to: mark)
                 return nil
             }
+            inner.shareKeyOrders()
             report?.issues.insert(
                 DecodingIssue(
                     path: path.reportPath, kind: .coerced, message: "Parsed the JSON text in a string as \(T.self).",

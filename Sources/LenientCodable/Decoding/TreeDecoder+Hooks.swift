@@ -207,7 +207,10 @@ extension TreeDecoder {
             }
             let inner = TreeDecoder(tree: subtree, settings: settings, codingPathNode: path, userInfo: userInfo)
             inner.report = report
-            return try body(inner)
+            let result = try body(inner)
+            // A model with hooks may be decoded only through such decoders: share what they learned.
+            inner.shareKeyOrders()
+            return result
         }
     }
 

@@ -211,7 +211,8 @@ final class TreeDecoder: Decoder {
     }
 
     /// Offers the key orders this decode learned to their plans, for later decodes to follow.
-    /// Called once a decode has succeeded, so that an order is learned from a whole document.
+    /// Called once a decode (or the decode of a value through a decoder of its own) has
+    /// succeeded, so that an order is learned from a whole document.
     func shareKeyOrders() {
         for order in keyOrders where !order.isFrozen { order.storage.pointee.plan.adopt(order) }
     }

@@ -130,6 +130,25 @@ import Testing
         }
     }
 
+    @Test func aModelWhoseHookRewritesItsJSON() throws {
+        /// Decoded through a decoder of its own over the JSON `willDecode` returns.
+        struct Enveloped: Decodable, Equatable, KeyMapping, DecodingHooks {
+            var title: String
+            var count: Int
+
+            static var keyMapping: [String: KeySource] { ["title": "t", "count": ["n", "count"]] }
+
+            static func willDecode(_ json: JSONValue) throws -> JSONValue { json["data"] ?? json }
+        }
+        let json = #"[{"data":{"t":"a","n":1}},{"data":{"count":2,"t":"b"}},{"t":"c","n":3}]"#
+        let expected = [
+            Enveloped(title: "a", count: 1), Enveloped(title: "b", count: 2), Enveloped(title: "c", count: 3),
+        ]
+        for _ in 0..<3 {
+            #expect(try LenientJSONDecoder(.strict).decode([Enveloped].self, from: json) == expected)
+        }
+    }
+
     @Test func aModelNestedInItself() throws {
         final class Node: Decodable, KeyMapping {
             let name: String
