@@ -48,8 +48,8 @@ final class TreeDecoder: Decoder {
     /// live for the process, and the decoder keeps the order alive.
     ///
     /// The plan is `Unmanaged` rather than `unowned(unsafe) let plan: KeyPlan?`: with Swift 6.3
-    /// at `-Onone`, an array of structs holding such an optional never reports its end to a
-    /// `for` loop (the iterator's `nil` reads as an element).
+    /// at `-Onone`, an array of structs holding an `unowned` or `unowned(unsafe)` optional never
+    /// reports its end to a `for` loop (the iterator's `nil` reads as an element).
     struct PlanEntry {
         let model: ObjectIdentifier
         let keys: ObjectIdentifier
