@@ -214,7 +214,7 @@ final class TreeDecoder: Decoder {
     /// Called once a decode (or the decode of a value through a decoder of its own) has
     /// succeeded, so that an order is learned from a whole document.
     func shareKeyOrders() {
-        for order in keyOrders where !order.isFrozen { order.storage.pointee.plan.adopt(order) }
+        for order in keyOrders where !order.isFrozen { order.plan.adopt(order) }
     }
 }
 

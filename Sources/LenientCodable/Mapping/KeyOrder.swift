@@ -18,8 +18,11 @@ final class KeyOrder: @unchecked Sendable {
     /// that containers read them through a plain pointer (a class reference would be retained
     /// and released around every key).
     let storage: UnsafeMutablePointer<Storage>
+    /// The plan the order belongs to, retained here: the storage refers to it without retaining it.
+    let plan: KeyPlan
 
     init(plan: KeyPlan) {
+        self.plan = plan
         storage = .allocate(capacity: 1)
         storage.initialize(to: Storage(plan: plan))
     }
@@ -47,7 +50,7 @@ final class KeyOrder: @unchecked Sendable {
         /// At most this many distinct keys are learned: a model's keys, not a dictionary's.
         static let capacity = 64
 
-        /// The plan the order belongs to. Plans live for the process.
+        /// The plan the order belongs to, retained by the ``KeyOrder`` that owns this storage.
         unowned(unsafe) let plan: KeyPlan
         /// The plan's table, for entries with several candidates.
         let table: UnsafePointer<KeyTable>

@@ -140,8 +140,12 @@ final class KeyPlan: @unchecked Sendable {
         let cached = cache[cacheKey]
         cacheLock.unlock()
         if let cached { return try cached.get() }
-        let result = Result { () throws(KeyMappingError) -> KeyPlan? in try build(for: model, keys: keys) }
+        let built = Result { () throws(KeyMappingError) -> KeyPlan? in try build(for: model, keys: keys) }
+        // Two decodes may build the same plan at once. The first one cached is the one every
+        // decode gets: a plan handed out is never released, which containers and key orders,
+        // which do not retain their plan, rely on.
         cacheLock.lock()
+        let result = cache[cacheKey] ?? built
         cache[cacheKey] = result
         cacheLock.unlock()
         return try result.get()
