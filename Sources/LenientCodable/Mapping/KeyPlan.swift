@@ -142,8 +142,8 @@ final class KeyPlan: @unchecked Sendable {
         if let cached { return try cached.get() }
         let built = Result { () throws(KeyMappingError) -> KeyPlan? in try build(for: model, keys: keys) }
         // Two decodes may build the same plan at once. The first one cached is the one every
-        // decode gets: a plan handed out is never released, which containers and key orders,
-        // which do not retain their plan, rely on.
+        // decode gets: a plan handed out is never released, which keyed containers, holding
+        // their plan unretained, rely on.
         cacheLock.lock()
         let result = cache[cacheKey] ?? built
         cache[cacheKey] = result
