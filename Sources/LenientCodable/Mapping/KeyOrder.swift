@@ -52,7 +52,8 @@ final class KeyOrder: @unchecked Sendable {
 
         /// The plan the order belongs to, retained by the ``KeyOrder`` that owns this storage.
         unowned(unsafe) let plan: KeyPlan
-        /// The plan's table, for entries with several candidates.
+        /// The plan's table, for entries with several candidates. The same as `plan.table`,
+        /// copied so that the hot path reads a pointer instead of the plan's reference.
         let table: UnsafePointer<KeyTable>
         private let steps: UnsafeMutablePointer<Step>
         private var count = 0
