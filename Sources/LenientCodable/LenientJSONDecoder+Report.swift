@@ -77,14 +77,8 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> (
         value: T, report: DecodingReport
     ) {
-        var settings = currentSettings
-        settings.allowsJSON5 = false
-        settings.assumesTopLevelDictionary = false
         let collector = ReportCollector()
-        let bytes = JSONValueWriter.compactUTF8(value)
-        let decoded = try bytes.withUnsafeBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: collector)
-        }
+        let decoded = try TreeDecoder.decode(type, fromValue: value, settings: currentSettings, report: collector)
         return (decoded, DecodingReport(issues: collector.issues))
     }
 }

@@ -171,14 +171,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        var settings = withSettings { $0 }
-        // The value's own text is plain JSON even when it came from a JSON5 document.
-        settings.allowsJSON5 = false
-        settings.assumesTopLevelDictionary = false
-        var bytes = JSONValueWriter.compactUTF8(value)
-        return try bytes.withUnsafeMutableBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: UnsafeBufferPointer(buffer), settings: settings, isKnownUTF8: true)
-        }
+        try TreeDecoder.decode(type, fromValue: value, settings: withSettings { $0 })
     }
 
     /// Decodes a value of the given type from what `JSONSerialization` produces: dictionaries,

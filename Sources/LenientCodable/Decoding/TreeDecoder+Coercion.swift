@@ -229,16 +229,28 @@ extension TreeDecoder {
     /// Second chances for a value whose own decoding failed: JSON text inside a string, a
     /// single value where a collection is expected, and enums' raw values, case-insensitive
     /// strings and fallback cases. Returns `nil` when none applies.
-    func coerceAfterFailure<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T? {
+    ///
+    /// - Throws: `failure`, told what went wrong inside, when the value is a string of JSON text
+    ///   that could not be decoded as the type and nothing else applies.
+    func coerceAfterFailure<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, failure: any Error)
+        throws -> T?
+    {
         let node = tree[index]
-        if node.kind == .string, options.parsesJSONInStrings, let value = decodeJSONText(T.self, at: index, path: path)
-        {
-            return value
+        var jsonTextFailure: (any Error)?
+        if node.kind == .string, options.parsesJSONInStrings {
+            switch decodeJSONText(T.self, at: index, path: path) {
+            case .success(let value)?: return value
+            case .failure(let error)?: jsonTextFailure = error
+            case nil: break
+            }
         }
         if options.wrapsSingleValuesInArrays, node.kind != .array, node.kind != .null,
-            let collection = T.self as? any LenientCollection.Type
+            let collection = T.self as? any LenientCollection.Type,
+            mayWrap(index, in: T.self, of: collection.elementType)
         {
             let mark = reportMark
+            activeWraps.append((index, ObjectIdentifier(T.self)))
+            defer { activeWraps.removeLast() }
             if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
                 rollbackReport(to: mark)
                 record(.coerced, path: path, found: index, "Wrapped a single \(describeFound(at: index)) in \(T.self).")
@@ -251,34 +263,84 @@ extension TreeDecoder {
         {
             return value
         }
+        if let jsonTextFailure { throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self) }
         return nil
     }
 
+    /// `failure` with the reason the string's JSON text could not stand in for the value: the
+    /// error a user would otherwise never see, named in the description and kept as the
+    /// underlying error.
+    @inline(never)
+    static func explaining(_ failure: any Error, byJSONTextFailure inner: any Error, as type: Any.Type) -> any Error {
+        let reason = "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner))."
+        func explained(_ context: DecodingError.Context) -> DecodingError.Context {
+            .init(
+                codingPath: context.codingPath, debugDescription: "\(context.debugDescription) \(reason)",
+                underlyingError: inner)
+        }
+        switch failure {
+        case DecodingError.typeMismatch(let type, let context):
+            return DecodingError.typeMismatch(type, explained(context))
+        case DecodingError.valueNotFound(let type, let context):
+            return DecodingError.valueNotFound(type, explained(context))
+        case DecodingError.keyNotFound(let key, let context):
+            return DecodingError.keyNotFound(key, explained(context))
+        case DecodingError.dataCorrupted(let context):
+            return DecodingError.dataCorrupted(explained(context))
+        default:
+            return failure
+        }
+    }
+
+    /// Whether the value at `index` may be wrapped in a collection of `elementType`: not when that
+    /// would decode it again as a type whose decode of this very value is under way, which is how
+    /// a type that probes `try? container.decode([Self].self)` in its own `init(from:)` would
+    /// recurse without end. Such a type sees Foundation's answer instead: the probe fails.
+    private func mayWrap(_ index: Int, in collection: Any.Type, of elementType: Any.Type) -> Bool {
+        // The model whose own decoding asked for the collection, at this same value.
+        if nodeIndex == index, let currentType, currentType == elementType { return false }
+        // A chain through other types back to a wrap already under way at this value.
+        let id = ObjectIdentifier(collection)
+        return !activeWraps.contains { $0.index == index && $0.type == id }
+    }
+
     /// Decodes a string that holds JSON text (`"{\"a\":1}"`) as the type, from its own tree.
-    private func decodeJSONText<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) -> T? {
+    ///
+    /// - Returns: `nil` when the string does not hold an object or array; otherwise the value, or
+    ///   why the text could not be parsed or decoded as the type.
+    private func decodeJSONText<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) -> Result<
+        T, any Error
+    >? {
         let text = tree.string(at: index)
         guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         else { return nil }
         var utf8 = Array(text.utf8)
-        return utf8.withUnsafeMutableBufferPointer { buffer -> T? in
-            let options = JSONParser.Options(allowsTrailingCommas: settings.options.allowsTrailingCommas)
-            guard let innerTree = try? JSONParser.parse(UnsafeBufferPointer(buffer), options: options) else {
-                return nil
+        return utf8.withUnsafeMutableBufferPointer { buffer -> Result<T, any Error> in
+            // One nesting budget for the whole decode: the text's levels count from the string's.
+            let options = JSONParser.Options(
+                allowsTrailingCommas: settings.options.allowsTrailingCommas, maximumDepth: remainingDepth(at: index))
+            let innerTree: JSONTree
+            do {
+                innerTree = try JSONParser.parse(UnsafeBufferPointer(buffer), options: options)
+            } catch {
+                return .failure(error)
             }
-            let inner = TreeDecoder(tree: innerTree, settings: settings, codingPathNode: path, userInfo: userInfo)
-            inner.report = report
             let mark = reportMark
-            guard let value = try? inner.unwrap(T.self, at: 0, path: path) else {
+            do {
+                let value = try withInnerDecoder(over: innerTree, replacing: index, path: path) { inner in
+                    try inner.unwrap(T.self, at: 0, path: path)
+                }
+                report?.issues.insert(
+                    DecodingIssue(
+                        path: path.reportPath, kind: .coerced,
+                        message: "Parsed the JSON text in a string as \(T.self).",
+                        found: .string(text)), at: mark)
+                return .success(value)
+            } catch {
                 rollbackReport(to: mark)
-                return nil
+                return .failure(error)
             }
-            inner.shareKeyOrders()
-            report?.issues.insert(
-                DecodingIssue(
-                    path: path.reportPath, kind: .coerced, message: "Parsed the JSON text in a string as \(T.self).",
-                    found: .string(text)), at: mark)
-            return value
         }
     }
 

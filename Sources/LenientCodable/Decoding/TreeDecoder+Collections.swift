@@ -4,6 +4,8 @@
 /// Arrays and sets that the lenient decoder reads element by element, leaving out the elements
 /// that fail, and builds from a single value where the JSON has no array.
 protocol LenientCollection {
+    /// The type of the elements, which wrapping a single value decodes from that value.
+    static var elementType: Any.Type { get }
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
@@ -97,6 +99,8 @@ extension Array: LenientCollection where Element: Decodable {
         }
     }
 
+    static var elementType: Any.Type { Element.self }
+
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
         [try decoder.unwrap(Element.self, at: index, path: path)]
     }
@@ -112,6 +116,8 @@ extension ContiguousArray: LenientCollection where Element: Decodable {
         return result
     }
 
+    static var elementType: Any.Type { Element.self }
+
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> ContiguousArray<
         Element
     > {
@@ -125,6 +131,8 @@ extension Set: LenientCollection where Element: Decodable {
         try decoder.forEachElement(of: Element.self, at: index, path: path) { result.insert($0) }
         return result
     }
+
+    static var elementType: Any.Type { Element.self }
 
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
         [try decoder.unwrap(Element.self, at: index, path: path)]

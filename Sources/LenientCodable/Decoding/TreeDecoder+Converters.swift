@@ -77,7 +77,9 @@ extension TreeDecoder {
                 savedReport?.issues.append(contentsOf: ownIssues)
                 return value
             case .failure:
-                if isLenient, let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+                if isLenient, let value = try coerceAfterFailure(type, at: index, path: path, failure: converterError) {
+                    return value
+                }
                 throw converterError
             }
         }

@@ -127,7 +127,7 @@ extension TreeDecoder {
     /// lets the type pick a subtype, rewrite the JSON, and check the result.
     func unwrapWithHooks<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
-        let json = tree.value(at: index)
+        let json = sharedJSONValue(at: index)
         if let polymorphic = T.self as? any PolymorphicDecodable.Type, let chosen = polymorphic.decodingType(for: json),
             chosen != T.self
         {
@@ -143,10 +143,10 @@ extension TreeDecoder {
             throw rejection(of: T.self, by: "willDecode", error: error, path: path)
         }
         var value: T
-        if rewritten == json {
+        if rewritten.isIdentical(to: json) || rewritten == json {
             value = try decodeWithInit(T.self, at: index, path: path, isCurrent: isCurrent)
         } else {
-            value = try decodeRewritten(T.self, from: rewritten, path: path)
+            value = try decodeRewritten(T.self, from: rewritten, at: index, path: path)
         }
         guard var hookedValue = value as? any DecodingHooks else { return value }
         do {
@@ -180,38 +180,76 @@ extension TreeDecoder {
     }
 
     /// Decodes a value from the JSON its `willDecode` returned, through a tree of its own.
-    private func decodeRewritten<T: Decodable>(_ type: T.Type, from json: JSONValue, path: CodingPathNode) throws -> T {
-        try withSubtree(of: json, path: path, producedBy: "willDecode of \(T.self)") { inner in
-            try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+    private func decodeRewritten<T: Decodable>(
+        _ type: T.Type, from json: JSONValue, at index: Int, path: CodingPathNode
+    )
+        throws -> T
+    {
+        try withSubtree(of: json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") { inner in
+            // The value's own JSON is the one the hook returned: nested hooked types find theirs inside it.
+            inner.builtValues = [0: json]
+            return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
         }
     }
 
-    /// Runs `body` with a decoder over a tree of its own holding `json`, at `path`, sharing this
-    /// decoder's settings and report. For JSON that a hook or transform produced.
+    /// Runs `body` with a decoder over a tree of its own holding `json`, which replaces the value
+    /// at `index`, at `path`, sharing this decoder's settings and report. For JSON that a hook or
+    /// transform produced. The new tree counts its levels from the depth of the value it
+    /// replaces, so that JSON which hooks return level after level cannot nest past the one
+    /// budget of the decode.
     ///
     /// - Parameter producer: What produced the JSON, for the error when it cannot be read.
     func withSubtree<R>(
-        of json: JSONValue, path: CodingPathNode, producedBy producer: @autoclosure () -> String,
+        of json: JSONValue, replacing index: Int, path: CodingPathNode, producedBy producer: @autoclosure () -> String,
         _ body: (TreeDecoder) throws -> R
     ) throws -> R {
-        let bytes = JSONValueWriter.compactUTF8(json)
+        let budget = remainingDepth(at: index)
+        let bytes: [UInt8]
+        do {
+            bytes = try JSONValueWriter.compactUTF8(json, maxDepth: budget)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path.path,
+                    debugDescription: "\(producer()) returned JSON that cannot be decoded: \(error)",
+                    underlyingError: error))
+        }
         return try bytes.withUnsafeBufferPointer { buffer in
             let subtree: JSONTree
             do {
-                subtree = try JSONParser.parse(buffer, options: JSONParser.Options())
+                // A JSON5 document's values keep the names of non-finite numbers, which only JSON5 reads.
+                subtree = try JSONParser.parse(
+                    buffer, options: JSONParser.Options(allowsJSON5: tree.isJSON5, maximumDepth: budget))
             } catch {
                 throw DecodingError.dataCorrupted(
                     .init(
-                        codingPath: path.path, debugDescription: "\(producer()) returned JSON that cannot be read.",
+                        codingPath: path.path,
+                        debugDescription:
+                            "\(producer()) returned JSON that cannot be read: \(TreeDecoder.reason(error)).",
                         underlyingError: error))
             }
-            let inner = TreeDecoder(tree: subtree, settings: settings, codingPathNode: path, userInfo: userInfo)
-            inner.report = report
-            let result = try body(inner)
-            // A model with hooks may be decoded only through such decoders: share what they learned.
-            inner.shareKeyOrders()
-            return result
+            return try withInnerDecoder(over: subtree, replacing: index, path: path, body)
         }
+    }
+
+    /// Runs `body` with a decoder over `tree`, a document of its own that stands for the value at
+    /// `index` (JSON text in a string, JSON a hook returned), sharing this decoder's settings,
+    /// report and nesting budget. Like the top-level decode, it makes the tree keep its input
+    /// when something that `body` created still refers to it.
+    func withInnerDecoder<R>(
+        over tree: JSONTree, replacing index: Int, path: CodingPathNode, _ body: (TreeDecoder) throws -> R
+    ) rethrows -> R {
+        var inner = TreeDecoder(
+            tree: tree, settings: settings, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
+        defer {
+            materializedNodes += inner.materializedNodes
+            TreeDecoder.keepInputIfRetained(&inner)
+        }
+        inner.report = report
+        let result = try body(inner)
+        // A model with hooks may be decoded only through such decoders: share what they learned.
+        inner.shareKeyOrders()
+        return result
     }
 
     @inline(never)

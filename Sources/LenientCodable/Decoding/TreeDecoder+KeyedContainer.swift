@@ -442,7 +442,7 @@ extension TreeDecoder {
             let path = pathBox.appending(key)
             let json: JSONValue
             do {
-                json = try transform(decoder.tree.value(at: index))
+                json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
                 guard decoder.isLenient, decoder.options.defaultsInvalidValues, let value = defaultValue(of: T.self)
@@ -452,7 +452,9 @@ extension TreeDecoder {
                     "\(TreeDecoder.reason(failure)); used the default \(TreeDecoder.describeDefault(value)).")
                 return value
             }
-            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+            return try decoder.withSubtree(
+                of: json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+            ) {
                 inner in
                 guard inner.isLenient else { return try body(inner, 0, path) }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
@@ -469,14 +471,16 @@ extension TreeDecoder {
             let path = pathBox.appending(key)
             let json: JSONValue
             do {
-                json = try transform(decoder.tree.value(at: index))
+                json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
                 guard decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
                 decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
                 return nil
             }
-            return try decoder.withSubtree(of: json, path: path, producedBy: "The transform of \(key.stringValue)") {
+            return try decoder.withSubtree(
+                of: json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+            ) {
                 inner in
                 try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
             }
@@ -640,7 +644,7 @@ extension TreeDecoder {
             }
             return TreeDecoder(
                 tree: decoder.tree, settings: decoder.settings, nodeIndex: valueIndex, codingPathNode: path,
-                userInfo: decoder.userInfo)
+                userInfo: decoder.userInfo, depthBase: decoder.depthBase, owner: decoder.owner ?? decoder)
         }
     }
 
@@ -656,10 +660,9 @@ extension TreeDecoder {
 extension JSONTree {
     /// A one-node tree holding `null`, whose input is a static string.
     static var null: JSONTree {
-        let text: StaticString = "null"
-        let input = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        return JSONTree(
-            input: input, nodes: NodeStorage([JSONNode(kind: .null, flags: 0, offset: 0, length: 4, end: 1)]),
+        JSONTree(
+            nodes: NodeStorage(
+                [JSONNode(kind: .null, flags: 0, depth: 0, offset: 0, length: 4, end: 1)], immortalInput: "null"),
             isJSON5: false)
     }
 }

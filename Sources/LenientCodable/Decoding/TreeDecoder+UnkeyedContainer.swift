@@ -120,7 +120,7 @@ extension TreeDecoder {
             try decodeElement((any Decoder).self) { decoder, index, path in
                 TreeDecoder(
                     tree: decoder.tree, settings: decoder.settings, nodeIndex: index, codingPathNode: path,
-                    userInfo: decoder.userInfo)
+                    userInfo: decoder.userInfo, depthBase: decoder.depthBase, owner: decoder.owner ?? decoder)
             }
         }
     }

@@ -145,7 +145,7 @@ extension TreeDecoder {
         _ type: T.Type, after error: any Error, at index: Int, path: CodingPathNode, reportMark mark: Int
     ) throws -> T {
         rollbackReport(to: mark)
-        if let value = try coerceAfterFailure(type, at: index, path: path) { return value }
+        if let value = try coerceAfterFailure(type, at: index, path: path, failure: error) { return value }
         throw error
     }
 

@@ -42,6 +42,15 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var planTable: [PlanEntry] = []
     /// The key orders of the plans in `planTable`, which the decoder keeps alive.
     @exclusivity(unchecked) var keyOrders: [KeyOrder] = []
+    /// The single values being wrapped in a collection, innermost last, by node and collection
+    /// type: no wrap starts again on the same value for the same type while one is under way.
+    @exclusivity(unchecked) var activeWraps: [(index: Int, type: ObjectIdentifier)] = []
+    /// The JSON values of the containers built for hooks, type choices and transforms, by node;
+    /// `nil` until the first is built. See ``sharedJSONValue(at:)``.
+    @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+    /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
+    /// work that hooks and type choices cost, which tests hold to the size of the input.
+    @exclusivity(unchecked) var materializedNodes = 0
 
     /// A model's key plan for one coding-key type, with the key order this decode follows.
     /// Copied for every keyed container, so it holds no reference that needs counting: plans
@@ -58,11 +67,22 @@ final class TreeDecoder: Decoder {
         let order: UnsafeMutablePointer<KeyOrder.Storage>?
     }
 
+    /// How many containers enclose this decoder's document: 0 for the input itself, more for JSON
+    /// text inside a string or JSON a hook returned. The one nesting budget of a decode is
+    /// ``JSONParser/maximumDepth`` levels, counted from the input's top level across all of them.
+    let depthBase: Int
+    /// The decoder whose tree this one shares, for a super decoder: holding it keeps that
+    /// decoder referenced, so the check that decides whether the tree must keep its input
+    /// (``keepInputIfRetained(_:)``) sees every decoder over the tree through one reference.
+    let owner: TreeDecoder?
+
     init(
         tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
-        userInfo: [CodingUserInfoKey: Any]? = nil
+        userInfo: [CodingUserInfoKey: Any]? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
+        self.depthBase = depthBase
+        self.owner = owner
         self.settings = settings
         self.nodeIndex = nodeIndex
         self.pathBox = PathBox(codingPathNode)
@@ -96,11 +116,57 @@ final class TreeDecoder: Decoder {
             } catch let error as JSONParseError {
                 throw invalidJSON(error)
             }
-            let decoder = TreeDecoder(tree: tree, settings: settings)
+            var decoder = TreeDecoder(tree: tree, settings: settings)
+            defer { keepInputIfRetained(&decoder) }
             decoder.report = report
             let value = try decoder.unwrap(type, at: 0, path: .root)
             decoder.shareKeyOrders()
             return value
+        }
+    }
+
+    /// Makes the decoder's tree copy its input when anything but the caller still refers to the
+    /// decoder: a model that kept it, one of its containers, or a super decoder (which holds its
+    /// ``owner``). Called as the decode call that borrowed the input returns, on every path.
+    ///
+    /// - Parameter decoder: The caller's only reference to the decoder.
+    @inline(__always)
+    static func keepInputIfRetained(_ decoder: inout TreeDecoder) {
+        if !isKnownUniquelyReferenced(&decoder) { decoder.tree.nodes.keepInput() }
+    }
+
+    /// The nesting budget left for a document that replaces the value at `index`: JSON text in
+    /// a string there, or the JSON a hook returned for it.
+    func remainingDepth(at index: Int) -> Int {
+        JSONParser.maximumDepth - depthBase - Int(tree[index].depth)
+    }
+
+    /// The depth that a document replacing the value at `index` starts at.
+    func depth(at index: Int) -> Int { depthBase + Int(tree[index].depth) }
+
+    /// Decodes the top-level value from a ``JSONValue``, through the JSON text it writes.
+    ///
+    /// The value was built in code or parsed before, so its text has no line or column the
+    /// caller knows: what cannot be decoded (a `.number` whose text is not a number, nesting past
+    /// the budget) is reported with the path to the offending value instead.
+    static func decode<T: Decodable>(
+        _ type: T.Type, fromValue value: JSONValue, settings: DecoderSettings, report: ReportCollector? = nil
+    ) throws -> T {
+        var settings = settings
+        // The value's own text is plain JSON even when it came from a JSON5 document.
+        settings.allowsJSON5 = false
+        settings.assumesTopLevelDictionary = false
+        let bytes: [UInt8]
+        do {
+            bytes = try JSONValueWriter.compactUTF8(value, maxDepth: JSONParser.maximumDepth)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [], debugDescription: "The JSON value cannot be decoded: \(error)",
+                    underlyingError: error))
+        }
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: report)
         }
     }
 
@@ -162,6 +228,15 @@ final class TreeDecoder: Decoder {
 
     /// The JSON value of the current node, with literal number text and member order kept.
     func currentJSONValue() -> JSONValue { tree.value(at: nodeIndex) }
+
+    /// The JSON value of a node, for a hook, a type choice or a transform, from the values this
+    /// decoder built before when it can: a hooked type nested in hooked types, level after
+    /// level, finds its JSON inside its parent's instead of building the whole subtree again.
+    func sharedJSONValue(at index: Int) -> JSONValue {
+        if builtValues == nil { builtValues = [:] }
+        if builtValues?[index] == nil { materializedNodes += Int(tree[index].end) - index }
+        return tree.value(at: index, cache: &builtValues)
+    }
 
     /// Decodes a nested value with this decoder pointed at its node, then points it back.
     @inline(__always)

@@ -25,7 +25,12 @@ enum JSONInput {
     ///
     /// - Throws: ``JSONParseError`` with code `invalidEncoding` when the transcoding fails.
     static func utf8(_ buffer: UnsafeBufferPointer<UInt8>, isKnownUTF8: Bool = false) throws -> UTF8Input {
-        if isKnownUTF8 { return .borrowed(buffer) }
+        if isKnownUTF8 {
+            // Text that is UTF-8 already (a `String`) may still start with a byte order mark, which
+            // `Data` input skips too.
+            let hasByteOrderMark = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
+            return .borrowed(hasByteOrderMark ? UnsafeBufferPointer(rebasing: buffer[3...]) : buffer)
+        }
         let (encoding, byteOrderMarkLength) = detectEncoding(buffer)
         let content = UnsafeBufferPointer(rebasing: buffer[byteOrderMarkLength...])
         guard encoding != .utf8 else { return .borrowed(content) }

@@ -15,6 +15,9 @@ struct JSONParser {
         var allowsJSON5 = false
         var allowsTrailingCommas = false
         var assumesTopLevelDictionary = false
+        /// How many levels of arrays and objects the document may nest: 512, as in Foundation,
+        /// less the levels that enclose it when it is the text of a value inside another document.
+        var maximumDepth = JSONParser.maximumDepth
     }
 
     static let maximumDepth = 512
@@ -34,13 +37,13 @@ struct JSONParser {
         self.count = input.count
         self.options = options
         // Most documents need about one node per 6 to 12 bytes; start near the low end.
-        self.nodes = NodeStorage(capacity: input.count / 12)
+        self.nodes = NodeStorage(capacity: input.count / 12, input: input)
     }
 
     static func parse(_ input: UnsafeBufferPointer<UInt8>, options: Options) throws -> JSONTree {
         var parser = JSONParser(input: input, options: options)
         try parser.parseDocument()
-        return JSONTree(input: input, nodes: parser.nodes, isJSON5: options.allowsJSON5)
+        return JSONTree(nodes: parser.nodes, isJSON5: options.allowsJSON5)
     }
 
     @inline(__always)
@@ -97,10 +100,10 @@ struct JSONParser {
             let current = byte(at: position)
             switch current {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard stack.count < JSONParser.maximumDepth else {
+                guard stack.count < options.maximumDepth else {
                     throw makeError(
                         .tooDeeplyNested, at: position,
-                        "Too many nested arrays and objects (the limit is \(JSONParser.maximumDepth))\(positionSuffix(position))."
+                        "Too many nested arrays and objects (the limit is \(JSONParser.maximumDepth) for the whole document)\(positionSuffix(position))."
                     )
                 }
                 let isObject = current == UInt8(ascii: "{")
@@ -180,7 +183,8 @@ struct JSONParser {
         let index = nodes.count
         nodes.append(
             JSONNode(
-                kind: kind, flags: flags, offset: UInt32(truncatingIfNeeded: offset),
+                kind: kind, flags: flags, depth: UInt16(truncatingIfNeeded: stack.count),
+                offset: UInt32(truncatingIfNeeded: offset),
                 length: UInt32(truncatingIfNeeded: length),
                 end: UInt32(truncatingIfNeeded: index + 1)))
         return index
@@ -543,9 +547,9 @@ struct JSONParser {
             let current = input[index]
             if current == UInt8(ascii: "\\") {
                 guard index + 1 < count, input[index + 1] == UInt8(ascii: "u") else { throw invalidEscape(at: index) }
-                _ = try readHexQuad(at: index + 2, escapeStart: index)
+                // As in strings: a surrogate must come paired, never turn into U+FFFD unseen.
+                index = try validateEscape(at: index)
                 flags |= JSONNode.hasEscapes
-                index += 6
             } else if current >= 0x80 {
                 index = try validateUTF8Sequence(at: index)
             } else if JSONParser.isIdentifierStart(current) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(current)

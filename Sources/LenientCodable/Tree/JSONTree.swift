@@ -15,6 +15,7 @@
 
      kind   UInt8    null, true, false, number, string, array, object
      flags  UInt8    string: hasEscapes, json5 (single-quoted or unquoted); number: isInteger, json5
+     depth  UInt16   how many containers enclose the value (0 for the top-level value)
      offset UInt32   scalars: the first byte of the text (for strings, just after the quote)
      length UInt32   scalars: the byte length of the text; containers: the number of elements
                      (members for objects)
@@ -56,6 +57,9 @@ struct JSONNode {
 
     var kind: Kind
     var flags: UInt8
+    /// How many containers enclose the value; the whole decode's nesting budget counts from it
+    /// when a value's text is parsed again (JSON in a string, JSON a hook returned).
+    var depth: UInt16
     var offset: UInt32
     var length: UInt32
     var end: UInt32
@@ -66,13 +70,18 @@ struct JSONNode {
 
 /// A parsed document: the input bytes and the nodes that index them.
 ///
-/// The tree does not own the input: it is valid only while the buffer it was parsed from is.
-/// Decoders create and use it inside one `withUnsafeBytes` scope.
+/// Both live in the ``NodeStorage``, which every copy of the tree retains. The bytes start out
+/// borrowed from the caller's buffer; a decode that ends while something it created can still
+/// read the tree has the storage copy them first (``NodeStorage/keepInput()``), so a decoder or
+/// container that a model keeps never reads freed memory.
 struct JSONTree {
-    let input: UnsafeBufferPointer<UInt8>
     let nodes: NodeStorage
     /// Whether the document was parsed in JSON5 mode; decides how strings are unescaped.
     let isJSON5: Bool
+
+    /// The document's UTF-8 bytes.
+    @inline(__always)
+    var input: UnsafeBufferPointer<UInt8> { nodes.input }
 
     @inline(__always)
     subscript(index: Int) -> JSONNode { nodes[index] }
@@ -190,6 +199,16 @@ extension JSONTree {
     ///
     /// Duplicate keys keep their first value, as decoding does.
     func value(at index: Int) -> JSONValue {
+        var noCache: [Int: JSONValue]? = nil
+        return value(at: index, cache: &noCache)
+    }
+
+    /// Builds the public ``JSONValue`` for the node at `index`, reusing and recording the values
+    /// of containers in `cache`, by node: once a value is built, the values inside it cost a
+    /// lookup, so types with hooks nested in each other build their JSON once in all.
+    ///
+    /// Recursion is bounded by the parser's depth limit.
+    func value(at index: Int, cache: inout [Int: JSONValue]?) -> JSONValue {
         let node = nodes[index]
         switch node.kind {
         case .null: return .null
@@ -198,15 +217,19 @@ extension JSONTree {
         case .number: return .number(jsonNumberText(at: index))
         case .string: return .string(string(at: index))
         case .array:
+            if let cached = cache?[index] { return cached }
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(node.length))
             var child = index + 1
             while child < Int(node.end) {
-                elements.append(value(at: child))
+                elements.append(value(at: child, cache: &cache))
                 child = next(after: child)
             }
-            return .array(elements)
+            let value = JSONValue.array(elements)
+            cache?[index] = value
+            return value
         case .object:
+            if let cached = cache?[index] { return cached }
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(Int(node.length))
             var seen = Set<String>()
@@ -215,11 +238,13 @@ extension JSONTree {
                 let key = string(at: child)
                 let valueIndex = child + 1
                 if seen.insert(key).inserted {
-                    members.append((key: key, value: value(at: valueIndex)))
+                    members.append((key: key, value: value(at: valueIndex, cache: &cache)))
                 }
                 child = next(after: valueIndex)
             }
-            return .object(JSONObject(uniqueMembers: members))
+            let value = JSONValue.object(JSONObject(uniqueMembers: members))
+            cache?[index] = value
+            return value
         }
     }
 }

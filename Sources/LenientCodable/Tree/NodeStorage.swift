@@ -1,30 +1,62 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-/// The growable buffer of a tree's nodes.
+/// The growable buffer of a tree's nodes, and the document bytes they point into.
 ///
 /// The parser appends a node for every value and the decoder reads them by index, millions of
 /// times per document; an `Array` would check its uniqueness on every append and its bounds on
 /// every access. Indices come only from the parser, which keeps them in range.
+///
+/// The bytes are first borrowed: the caller's buffer, valid while the decode call runs, so that
+/// a decode copies nothing. Before that call returns, ``keepInput()`` copies them into memory
+/// this storage owns if anything that can outlive the call still refers to the tree (a decoder
+/// or container that a model kept); from then on the storage frees them in `deinit`. Every
+/// reader of the bytes holds the storage, so the bytes live as long as their last reader.
 final class NodeStorage {
     private(set) var base: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
     private var capacity: Int
+    /// The document's UTF-8 bytes: borrowed until ``keepInput()``, owned after it.
+    private(set) var input: UnsafeBufferPointer<UInt8>
+    /// Whether `input` is still the caller's buffer, valid only during the decode call.
+    private(set) var isInputBorrowed = true
+    /// Whether `input` was allocated by this storage, which frees it.
+    private var ownsInput = false
 
-    init(capacity: Int) {
+    /// A storage for the nodes of a document whose bytes are borrowed from `input`.
+    init(capacity: Int, input: UnsafeBufferPointer<UInt8>) {
         self.capacity = max(16, capacity)
         base = .allocate(capacity: self.capacity)
+        self.input = input
     }
 
-    /// A storage holding the given nodes.
-    convenience init(_ nodes: [JSONNode]) {
-        self.init(capacity: nodes.count)
+    /// A storage holding the given nodes, over bytes that live as long as the process (static text).
+    convenience init(_ nodes: [JSONNode], immortalInput: StaticString) {
+        self.init(
+            capacity: nodes.count,
+            input: UnsafeBufferPointer(start: immortalInput.utf8Start, count: immortalInput.utf8CodeUnitCount))
         for node in nodes { append(node) }
+        isInputBorrowed = false
     }
 
     deinit {
         base.deinitialize(count: count)
         base.deallocate()
+        if ownsInput { input.deallocate() }
+    }
+
+    /// Copies the borrowed input into memory of its own, so that the tree stays readable after
+    /// the buffer it was parsed from is gone. Called once the decode's own work is over and only
+    /// when something may still read the tree; afterwards `input` never changes again.
+    func keepInput() {
+        guard isInputBorrowed else { return }
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(input.count, 1))
+        if let source = input.baseAddress, input.count > 0 {
+            copy.baseAddress!.initialize(from: source, count: input.count)
+        }
+        input = UnsafeBufferPointer(start: copy.baseAddress, count: input.count)
+        ownsInput = true
+        isInputBorrowed = false
     }
 
     @inline(__always)

@@ -111,3 +111,13 @@ extension JSONObject: CustomStringConvertible {
     /// The object as compact JSON-like text, for debugging.
     public var description: String { JSONValue.object(self).description }
 }
+
+extension JSONObject {
+    /// Whether two objects hold the very same member storage, as a value and its unchanged copy
+    /// do: O(1), and `false` says nothing about equality.
+    func sharesStorage(with other: JSONObject) -> Bool {
+        storage.withUnsafeBufferPointer { mine in
+            other.storage.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress && $0.count == mine.count }
+        }
+    }
+}

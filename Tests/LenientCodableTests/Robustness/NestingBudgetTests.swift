@@ -1,0 +1,241 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import Testing
+
+@testable import LenientCodable
+
+/// One nesting budget of 512 levels for the whole decode, counted across JSON text inside strings and the JSON that
+/// hooks return; hooked types nested in each other build their JSON once; coercions never re-enter the decode of the
+/// value they coerce. Each case used to overflow the stack or grow with depth × size.
+@Suite struct NestingBudgetTests {
+    struct List: Decodable, Equatable {
+        var items: [List]
+    }
+
+    /// `levels` strings nested in each other, each holding JSON text `{"items":[` repeated `depth` times around the
+    /// next string.
+    static func listsInStrings(levels: Int, depth: Int) -> String {
+        var document = #"{"items":[]}"#
+        for _ in 0..<levels {
+            let quoted = String(decoding: try! JSONEncoder().encode(document), as: UTF8.self)
+            document = String(repeating: #"{"items":["#, count: depth) + quoted + String(repeating: "]}", count: depth)
+        }
+        return document
+    }
+
+    static func chainLength(_ list: List) -> Int {
+        var length = 0
+        var current = list
+        while let first = current.items.first {
+            length += 1
+            current = first
+        }
+        return length
+    }
+
+    @Test func jsonInStringsNestedWithinTheBudgetDecodes() throws {
+        // 2 levels of 100 lists: 400 containers, and the innermost object.
+        let (list, report) = try LenientJSONDecoder().decodeWithReport(
+            List.self, from: Self.listsInStrings(levels: 2, depth: 100))
+        #expect(Self.chainLength(list) == 200)
+        #expect(report.issues.allSatisfy { $0.kind == .coerced })
+    }
+
+    @Test func jsonInStringsShareOneNestingBudget() throws {
+        // 3 levels of 100 lists each: 600 containers, each string within the limit on its own. The third string's
+        // text would nest past level 512: it is not read, and its element is dropped and reported.
+        let (list, report) = try LenientJSONDecoder().decodeWithReport(
+            List.self, from: Self.listsInStrings(levels: 3, depth: 100))
+        // 200 lists: the last one's only element was the string.
+        #expect(Self.chainLength(list) == 199)
+        let dropped = try #require(report.issues.first { $0.kind == .droppedElement })
+        #expect(dropped.message.contains("nested"))
+        // Strict reads no JSON in strings at all.
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(List.self, from: Self.listsInStrings(levels: 1, depth: 1))
+        }
+    }
+
+    /// The shape that overflowed the main thread's stack: 18 levels of strings, each holding 511 nested arrays.
+    @Test func deepArraysInStringsInDeepArraysFailCleanly() throws {
+        var document = "[]"
+        for _ in 0..<18 {
+            let quoted = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
+            document = String(repeating: "[", count: 511) + quoted + String(repeating: "]", count: 511)
+        }
+        struct Nested: Decodable {
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                while !container.isAtEnd { _ = try container.decode(Nested.self) }
+            }
+        }
+        let input = document
+        // A thread with the main thread's 8 MB stack, which this input used to overflow.
+        let result = try runOnThread(stackSize: 8 << 20) {
+            Result { try LenientJSONDecoder().decode(Nested.self, from: input) }
+        }
+        #expect(throws: DecodingError.self) { try result.get() }
+    }
+
+    // MARK: Hooks
+
+    struct Comment: Decodable, DecodingHooks {
+        var replies: [Comment]?
+        var scores: [Int]?
+    }
+
+    /// Decodes the top-level value through the decoder's own `unwrap`, and keeps the decoder to read its counters.
+    struct Counted<Value: Decodable>: Decodable {
+        var value: Value
+        var decoder: TreeDecoder
+        init(from decoder: any Decoder) throws {
+            self.decoder = try #require(decoder as? TreeDecoder)
+            value = try decoder.singleValueContainer().decode(Value.self)
+        }
+    }
+
+    static func commentChain(depth: Int, scores: Int) -> String {
+        let leaf = #"{"scores":["# + (0..<scores).map(String.init).joined(separator: ",") + "]}"
+        return String(repeating: #"{"replies":["#, count: depth) + leaf + String(repeating: "]}", count: depth)
+    }
+
+    @Test func nestedHookedTypesBuildTheirJSONOnce() throws {
+        let document = Self.commentChain(depth: 255, scores: 20_000)
+        let counted = try LenientJSONDecoder().decode(Counted<Comment>.self, from: document)
+        let nodes = try JSONValue(parsing: document).nodeCount
+        // Each node is built once: the top-level comment's JSON holds every other one's.
+        #expect(counted.decoder.materializedNodes <= nodes)
+        var depth = 0
+        var comment = counted.value
+        while let reply = comment.replies?.first {
+            depth += 1
+            comment = reply
+        }
+        #expect(depth == 255)
+        #expect(comment.scores?.count == 20_000)
+    }
+
+    class Shape: Decodable, PolymorphicDecodable {
+        var children: [Shape]?
+        static func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
+            json["kind"]?.stringValue == "group" ? Group.self : nil
+        }
+    }
+    final class Group: Shape {}
+
+    @Test func nestedPolymorphicTypesBuildTheirJSONOnce() throws {
+        let document =
+            String(repeating: #"{"kind":"group","children":["#, count: 200) + #"{"kind":"leaf","data":["#
+            + (0..<20_000).map(String.init).joined(separator: ",") + "]}" + String(repeating: "]}", count: 200)
+        let counted = try LenientJSONDecoder().decode(Counted<Shape>.self, from: document)
+        #expect(counted.decoder.materializedNodes <= (try JSONValue(parsing: document).nodeCount))
+        #expect(counted.value is Group)
+    }
+
+    /// A `willDecode` that wraps the value in another level each time would recurse until the stack overflows.
+    @Test func hookThatNestsItsValueDeeperEachTimeStopsAtTheBudget() throws {
+        final class Russian: Decodable, DecodingHooks {
+            var child: Russian?
+            static func willDecode(_ json: JSONValue) throws -> JSONValue { ["child": json] }
+        }
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Russian.self, from: "{}")
+        }
+        #expect(String(describing: error).contains("nested"))
+        // Lenient forgives the optional that cannot be read, and says so.
+        let (russian, report) = try LenientJSONDecoder().decodeWithReport(Russian.self, from: "{}")
+        var depth = 0
+        var current = russian
+        while let child = current.child {
+            depth += 1
+            current = child
+        }
+        #expect(depth < 512)
+        #expect(report.issues.contains { $0.message.contains("nested") })
+    }
+
+    @Test func hookReturningAValueDeeperThanTheBudgetFailsCleanly() throws {
+        struct Deep: Decodable, DecodingHooks {
+            var value: JSONValue
+            static func willDecode(_ json: JSONValue) throws -> JSONValue {
+                var deep: JSONValue = 0
+                for _ in 0..<200_000 { deep = [deep] }
+                return ["value": deep]
+            }
+        }
+        let error = try #require(throws: DecodingError.self) { try LenientJSONDecoder().decode(Deep.self, from: "{}") }
+        #expect(String(describing: error).contains("willDecode of Deep"))
+    }
+
+    // MARK: Re-entrance
+
+    /// TMDb's `AnyCodable` probes `[Self]` in its own `init(from:)`: wrapping the object in an array would decode
+    /// the same type from the same value again, without end.
+    indirect enum Node: Decodable, Equatable {
+        case list([Node])
+        case leaf
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([Node].self) {
+                self = .list(list)
+            } else {
+                self = .leaf
+            }
+        }
+    }
+
+    @Test func typeProbingAnArrayOfItselfDoesNotRecurseForever() throws {
+        let foundation = try JSONDecoder().decode(Node.self, from: Data("{}".utf8))
+        #expect(foundation == .leaf)
+        #expect(try LenientJSONDecoder().decode(Node.self, from: "{}") == foundation)
+        #expect(try LenientJSONDecoder().decode([Node].self, from: "[{}, [{}], 1]") == [.leaf, .list([.leaf]), .leaf])
+    }
+
+    /// The same through another type: `Outer` at a value decodes `Middle` there, which probes `[Outer]`.
+    @Test func probingThroughAnotherTypeDoesNotRecurseForever() throws {
+        struct Outer: Decodable {
+            var middle: Middle
+            init(from decoder: any Decoder) throws { middle = try decoder.singleValueContainer().decode(Middle.self) }
+        }
+        struct Middle: Decodable {
+            var outers: [Outer]?
+            init(from decoder: any Decoder) throws { outers = try? decoder.singleValueContainer().decode([Outer].self) }
+        }
+        let outer = try LenientJSONDecoder().decode(Outer.self, from: "{}")
+        #expect(outer.middle.outers?.count ?? 0 <= 1)
+    }
+}
+
+extension JSONValue {
+    /// The number of values in this value, itself included, and of keys.
+    var nodeCount: Int {
+        switch self {
+        case .array(let elements): 1 + elements.reduce(0) { $0 + $1.nodeCount }
+        case .object(let object): 1 + object.reduce(0) { $0 + 1 + $1.value.nodeCount }
+        default: 1
+        }
+    }
+}
+
+/// Runs `body` on a thread of its own with the given stack size and returns its result.
+func runOnThread<Result: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> Result) throws -> Result {
+    let slot = ResultSlot<Result>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        slot.result = body()
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+    return try #require(slot.result)
+}
+
+/// Where a thread leaves its result.
+final class ResultSlot<Result: Sendable>: @unchecked Sendable {
+    // Written by the thread before it signals its semaphore, read only after the wait.
+    var result: Result?
+}

@@ -1,0 +1,171 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A decoder, container or super decoder that a model keeps stays readable after `decode` returns, as with
+/// Foundation: the tree keeps its input alive for as long as anything refers to it. Run under AddressSanitizer by
+/// `.ci/run` (`scripts/sanitizers.sh address RetainedDecoderTests`), where reading freed input fails the run.
+@Suite struct RetainedDecoderTests {
+    /// Keeps every kind of thing a model can keep past its own `init(from:)`.
+    final class Keeper: Decodable {
+        var decoder: (any Decoder)?
+        var keyed: KeyedDecodingContainer<CodingKeys>?
+        var unkeyed: (any UnkeyedDecodingContainer)?
+        var superDecoder: (any Decoder)?
+        var nestedSuperDecoder: (any Decoder)?
+
+        enum CodingKeys: String, CodingKey { case name, list, inner }
+
+        init(from decoder: any Decoder) throws {
+            self.decoder = decoder
+            let keyed = try decoder.container(keyedBy: CodingKeys.self)
+            self.keyed = keyed
+            unkeyed = try keyed.nestedUnkeyedContainer(forKey: .list)
+            superDecoder = try keyed.superDecoder(forKey: .inner)
+            var list = try keyed.nestedUnkeyedContainer(forKey: .list)
+            _ = try list.decode(String.self)
+            nestedSuperDecoder = try list.superDecoder()
+        }
+
+        /// Everything it kept that is bound to a value, read now: containers and super decoders.
+        func readContainers() throws -> [String] {
+            let keyed = try #require(keyed)
+            var unkeyed = try #require(unkeyed)
+            let inner = try #require(superDecoder).container(keyedBy: CodingKeys.self)
+            return [
+                try keyed.decode(String.self, forKey: .name),
+                try unkeyed.decode(String.self),
+                try unkeyed.decode(String.self),
+                try inner.decode(String.self, forKey: .name),
+                try #require(nestedSuperDecoder).singleValueContainer().decode(String.self),
+            ]
+        }
+
+        /// Everything it kept, read now. A decoder itself is read at the top level only: like Foundation's, a decoder
+        /// that decoded a nested value points at its parent's value again once that is done.
+        func readBack() throws -> [String] {
+            let again = try #require(decoder).container(keyedBy: CodingKeys.self)
+            return try readContainers() + [try again.decode(String.self, forKey: .name)]
+        }
+    }
+
+    static let document =
+        #"{"name":"original","list":["first element","second element"],"inner":{"name":"nested name"}}"#
+    static let expected = ["original", "first element", "second element", "nested name", "second element", "original"]
+
+    enum Input: String, CaseIterable, Sendable { case data, string, bytes, utf16 }
+
+    /// Decodes from an input that goes out of scope (and is overwritten) before the caller reads what the model kept.
+    static func decodeKeeper(from input: Input, options: LenientJSONDecoder.Options) throws -> Keeper {
+        let decoder = LenientJSONDecoder(options: options)
+        var keeper: Keeper
+        switch input {
+        case .data:
+            var data = Data(document.utf8)
+            keeper = try decoder.decode(Keeper.self, from: data)
+            data.resetBytes(in: 0..<data.count)
+        case .string:
+            // A string built at run time, so that its storage is on the heap and freed after the call.
+            let string = String(document.reversed().reversed())
+            keeper = try decoder.decode(Keeper.self, from: string)
+        case .bytes:
+            var bytes = Array(document.utf8)
+            keeper = try decoder.decode(Keeper.self, from: bytes)
+            for index in bytes.indices { bytes[index] = 0x20 }
+        case .utf16:
+            let data = try #require(document.data(using: .utf16LittleEndian))
+            keeper = try decoder.decode(Keeper.self, from: data)
+        }
+        // Allocations of the same size now reuse the freed input, if it was freed.
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: document.utf8.count) }
+        return keeper
+    }
+
+    @Test(arguments: Input.allCases, [LenientJSONDecoder.Options.strict, .lenient])
+    func retainedDecoderAndContainersReadTheirValuesAfterDecodeReturns(
+        _ input: Input, options: LenientJSONDecoder.Options
+    ) throws {
+        let keeper = try Self.decodeKeeper(from: input, options: options)
+        #expect(try keeper.readBack() == Self.expected)
+    }
+
+    @Test func retainedDecoderReadsWhatFoundationsRetainedDecoderReads() throws {
+        let data = Data(Self.document.utf8)
+        let foundation = try JSONDecoder().decode(Keeper.self, from: data)
+        let ours = try Self.decodeKeeper(from: .data, options: .strict)
+        #expect(try ours.readBack() == foundation.readBack())
+    }
+
+    /// A date strategy's closure is handed the decoder; an app may keep it. Read afterwards, it gives what
+    /// Foundation's kept decoder gives.
+    @Test func decoderKeptByACustomDateStrategyStaysReadable() throws {
+        final class Box: @unchecked Sendable {
+            // Written by the strategy during the decode, read after it on the same task.
+            var decoder: (any Decoder)?
+        }
+        struct Event: Decodable { var at: Date }
+        enum Keys: String, CodingKey { case at }
+        func keptDecoderReads(_ box: Box) throws -> Double {
+            try #require(box.decoder).container(keyedBy: Keys.self).decode(Double.self, forKey: .at)
+        }
+        let strategy = { (box: Box) -> JSONDecoder.DateDecodingStrategy in
+            .custom { decoder in
+                box.decoder = decoder
+                return Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self))
+            }
+        }
+        let ours = Box()
+        let decoder = LenientJSONDecoder()
+        decoder.dateDecodingStrategy = strategy(ours)
+        var data = Data(#"{"at":1714557600}"#.utf8)
+        let event = try decoder.decode(Event.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        #expect(event.at == Date(timeIntervalSince1970: 1_714_557_600))
+
+        let foundations = Box()
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = strategy(foundations)
+        _ = try foundation.decode(Event.self, from: Data(#"{"at":1714557600}"#.utf8))
+        #expect(try keptDecoderReads(ours) == keptDecoderReads(foundations))
+    }
+
+    /// Values decoded from JSON text inside a string, and from JSON a hook returned, are read from trees of their own;
+    /// those must outlive the decode too.
+    @Test func decoderKeptInsideJSONTextAndHookedJSONStaysReadable() throws {
+        struct Holder: Decodable {
+            var fromText: Keeper
+            var fromHook: Rewritten
+        }
+        struct Rewritten: Decodable, DecodingHooks {
+            var keeper: Keeper
+            static func willDecode(_ json: JSONValue) throws -> JSONValue { ["keeper": json] }
+        }
+        let text = String(decoding: try JSONEncoder().encode(Self.document), as: UTF8.self)
+        let document = #"{"fromText":\#(text),"fromHook":\#(Self.document)}"#
+        let holder = try LenientJSONDecoder().decode(Holder.self, from: Data(document.utf8))
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: Self.document.utf8.count) }
+        #expect(try holder.fromText.readContainers() == Array(Self.expected.dropLast()))
+        #expect(try holder.fromHook.keeper.readContainers() == Array(Self.expected.dropLast()))
+    }
+
+    /// One decoder shared by many tasks, each of whose models keeps its decoder: each keeps its own input alive.
+    @Test func retainedDecodersOfConcurrentDecodesStayReadable() async throws {
+        let decoder = LenientJSONDecoder()
+        let names = try await withThrowingTaskGroup(of: [String].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    let document = Self.document.replacingOccurrences(of: "original", with: "task \(task)")
+                    let keeper = try decoder.decode(Keeper.self, from: Data(document.utf8))
+                    _ = (0..<16).map { _ in [UInt8](repeating: 0x78, count: document.utf8.count) }
+                    return [try #require(keeper.keyed).decode(String.self, forKey: .name), "task \(task)"]
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(names.count == 8)
+        for pair in names { #expect(pair[0] == pair[1]) }
+    }
+}
