@@ -22,10 +22,14 @@ declare -A sizes=(
     [keys]="10000 100000 1000000"
     [string]="1000000 10000000 100000000"
     [truncation]="9973 997 97"
+    [strings]="6 12 18"
+    [hooked]="50000 500000 5000000"
+    [unhooked]="50000 500000 5000000"
+    [polymorphic]="50000 500000 5000000"
 )
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
-    cases=(whitespace document nesting digits key keys string truncation)
+    cases=(whitespace document nesting digits key keys string truncation strings hooked unhooked polymorphic)
 fi
 
 status=0

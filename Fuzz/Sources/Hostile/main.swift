@@ -23,11 +23,49 @@ struct OneKey: Codable {
     var k0: Int
 }
 
+/// Arrays of arrays to any depth, for JSON text nested in strings.
+struct Nested: Decodable {
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd { _ = try container.decode(Nested.self) }
+    }
+}
+
+/// A comment thread whose type has hooks, and the same without.
+struct HookedComment: Decodable, DecodingHooks {
+    var replies: [HookedComment]?
+    var scores: [Int]?
+}
+
+struct PlainComment: Decodable {
+    var replies: [PlainComment]?
+    var scores: [Int]?
+}
+
+/// A class hierarchy chosen by a field.
+class Shape: Decodable, PolymorphicDecodable {
+    var children: [Shape]?
+    static func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
+        json["kind"]?.stringValue == "group" ? Group.self : nil
+    }
+}
+final class Group: Shape {}
+
+/// A thread of comments 255 deep whose innermost one holds `size` scores.
+func commentThread(scores: Int, open: String = #"{"replies":["#) -> Data {
+    var text = String(repeating: open, count: 255) + #"{"scores":["#
+    text.reserveCapacity(scores * 7 + 3000)
+    for index in 0..<scores { text += index == 0 ? "\(index)" : ",\(index)" }
+    text += "]}" + String(repeating: "]}", count: 255)
+    return Data(text.utf8)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let size = Int(arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation> <size>\n".utf8))
+            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation|strings|hooked|unhooked|polymorphic> <size>\n"
+                .utf8))
     exit(2)
 }
 let name = arguments[1]
@@ -165,6 +203,42 @@ case "truncation":
             count += 1
         }
         return "value \(count) prefixes refused"
+    }
+case "strings":
+    // `size` levels of strings, each holding JSON text of 511 nested arrays around the next: one nesting budget of
+    // 512 for the whole decode stops it at the first level, whatever the size.
+    var text = "[]"
+    for _ in 0..<size {
+        text =
+            String(repeating: "[", count: 511) + String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+            + String(repeating: "]", count: 511)
+    }
+    let input = Data(text.utf8)
+    text = ""
+    measure(input, expect: "value") {
+        let (_, report) = try lenient.decodeWithReport(Nested.self, from: input)
+        return "value, \(report.issues.count) issues"
+    }
+case "hooked":
+    let input = commentThread(scores: size)
+    measure(input, expect: "value") {
+        let (thread, report) = try lenient.decodeWithReport(HookedComment.self, from: input)
+        _ = try strict.decode(HookedComment.self, from: input)
+        return "value \(thread.replies?.count ?? 0) replies, \(report.issues.count) issues"
+    }
+case "unhooked":
+    let input = commentThread(scores: size)
+    measure(input, expect: "value") {
+        let (thread, report) = try lenient.decodeWithReport(PlainComment.self, from: input)
+        _ = try strict.decode(PlainComment.self, from: input)
+        return "value \(thread.replies?.count ?? 0) replies, \(report.issues.count) issues"
+    }
+case "polymorphic":
+    let input = commentThread(scores: size, open: #"{"kind":"group","children":["#)
+    measure(input, expect: "value") {
+        let shape = try lenient.decode(Shape.self, from: input)
+        _ = try strict.decode(Shape.self, from: input)
+        return "value \(shape is Group)"
     }
 default:
     print("unknown case \(name)")
