@@ -23,13 +23,14 @@ declare -A sizes=(
     [string]="1000000 10000000 100000000"
     [truncation]="9973 997 97"
     [strings]="6 12 18"
+    [hookstack]="2048 4096 8192"
     [hooked]="50000 500000 5000000"
     [unhooked]="50000 500000 5000000"
     [polymorphic]="50000 500000 5000000"
 )
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
-    cases=(whitespace document nesting digits key keys string truncation strings hooked unhooked polymorphic)
+    cases=(whitespace document nesting digits key keys string truncation strings hookstack hooked unhooked polymorphic)
 fi
 
 status=0

@@ -39,6 +39,12 @@ struct PlainComment: Decodable {
     var scores: [Int]?
 }
 
+/// A model whose hook wraps its JSON in one more level each time, until the nesting budget runs out.
+final class Russian: Decodable, DecodingHooks {
+    var child: Russian?
+    static func willDecode(_ json: JSONValue) throws -> JSONValue { ["child": json] }
+}
+
 /// A class hierarchy chosen by a field.
 class Shape: Decodable, PolymorphicDecodable {
     var children: [Shape]?
@@ -61,7 +67,7 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3, let size = Int(arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation|strings|hooked|unhooked|polymorphic> <size>\n"
+            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation|strings|hookstack|hooked|unhooked|polymorphic> <size>\n"
                 .utf8))
     exit(2)
 }
@@ -215,6 +221,30 @@ case "strings":
     measure(input, expect: "value") {
         let (_, report) = try lenient.decodeWithReport(List.self, from: input)
         return "value, \(report.issues.count) issues"
+    }
+case "hookstack":
+    // The stack that 512 levels of hooked JSON need: the decode runs on a thread of `size` KB.
+    let input = Data("{}".utf8)
+    measure(input, expect: "error") {
+        final class Slot: @unchecked Sendable {
+            // Written by the thread before it signals, read after the wait.
+            var outcome = ""
+        }
+        let slot = Slot()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                _ = try strict.decode(Russian.self, from: input)
+                slot.outcome = "value"
+            } catch {
+                slot.outcome = "error (nesting budget)"
+            }
+            done.signal()
+        }
+        thread.stackSize = size * 1024
+        thread.start()
+        done.wait()
+        return slot.outcome
     }
 case "hooked":
     let input = commentThread(scores: size)
