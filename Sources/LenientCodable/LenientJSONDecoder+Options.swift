@@ -122,54 +122,40 @@ extension LenientJSONDecoder {
         /// ```
         public var converters: DecodingConverters
 
-        /// Creates options with every leniency off, as ``strict``.
+        /// Creates options with every leniency on, as ``lenient``: the same as the decoder's own default.
         public init() {
-            allowsTrailingCommas = false
-            allowsLooseKeyMatching = false
+            self.init(forgiving: true)
+        }
+
+        /// Options with every leniency on or every one off.
+        private init(forgiving: Bool) {
+            allowsTrailingCommas = forgiving
+            allowsLooseKeyMatching = forgiving
             reportsUnknownKeys = false
-            coercesNumbersFromStrings = false
-            coercesNumbersFromBooleans = false
-            truncatesFractionsToIntegers = false
-            coercesBooleans = false
-            coercesStrings = false
-            decodesDatesWithFormatList = false
+            coercesNumbersFromStrings = forgiving
+            coercesNumbersFromBooleans = forgiving
+            truncatesFractionsToIntegers = forgiving
+            coercesBooleans = forgiving
+            coercesStrings = forgiving
+            decodesDatesWithFormatList = forgiving
             dateFormats = DateFormat.standardList
-            coercesEnums = false
-            wrapsSingleValuesInArrays = false
-            parsesJSONInStrings = false
-            treatsNullLikeStringsAsNull = false
-            defaultsMissingValues = false
-            defaultsNullValues = false
-            defaultsInvalidValues = false
-            dropsInvalidElements = false
+            coercesEnums = forgiving
+            wrapsSingleValuesInArrays = forgiving
+            parsesJSONInStrings = forgiving
+            treatsNullLikeStringsAsNull = forgiving
+            defaultsMissingValues = forgiving
+            defaultsNullValues = forgiving
+            defaultsInvalidValues = forgiving
+            dropsInvalidElements = forgiving
             converters = DecodingConverters()
         }
 
         /// Every leniency on: the decoder forgives what it can and reports it. Unknown keys are
-        /// not reported unless you turn ``reportsUnknownKeys`` on.
-        public static var lenient: Options {
-            var options = Options()
-            options.allowsTrailingCommas = true
-            options.allowsLooseKeyMatching = true
-            options.coercesNumbersFromStrings = true
-            options.coercesNumbersFromBooleans = true
-            options.truncatesFractionsToIntegers = true
-            options.coercesBooleans = true
-            options.coercesStrings = true
-            options.decodesDatesWithFormatList = true
-            options.coercesEnums = true
-            options.wrapsSingleValuesInArrays = true
-            options.parsesJSONInStrings = true
-            options.treatsNullLikeStringsAsNull = true
-            options.defaultsMissingValues = true
-            options.defaultsNullValues = true
-            options.defaultsInvalidValues = true
-            options.dropsInvalidElements = true
-            return options
-        }
+        /// not reported unless you turn ``reportsUnknownKeys`` on. The same as `Options()`.
+        public static var lenient: Options { Options(forgiving: true) }
 
         /// Foundation's `JSONDecoder` behaviour, with RFC 8259 parsing and positioned syntax errors.
-        public static var strict: Options { Options() }
+        public static var strict: Options { Options(forgiving: false) }
 
         /// Whether any value coercion, default or lossy collection is on: when none is, the
         /// decoder takes Foundation's paths only.

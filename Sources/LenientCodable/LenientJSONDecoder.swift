@@ -95,7 +95,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     }
 
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] {
+    @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
         set { withSettings { $0.userInfo = newValue } }
     }

@@ -117,7 +117,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     }
 
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] {
+    @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
         set { withSettings { $0.userInfo = newValue } }
     }

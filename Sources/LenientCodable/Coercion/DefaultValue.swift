@@ -23,9 +23,11 @@ public protocol DefaultValue {
 
 /// An enum that decodes unknown raw values as one of its cases.
 ///
-/// In `.lenient`, a `RawRepresentable` enum that conforms decodes a raw value it does not know as
-/// ``fallbackCase``, and the report says so — so a server can add a case without breaking
-/// older apps:
+/// A `RawRepresentable` enum that conforms decodes a raw value it does not know as
+/// ``fallbackCase`` — so a server can add a case without breaking older apps. It is the enum's
+/// own declaration, so it applies in every mode and under every decoder, Foundation's included
+/// (for `String`, `Int`, `Int64`, `UInt` and `Double` raw values); LenientCodable's decoders
+/// report it. A value of another JSON type still fails.
 ///
 /// ```swift
 /// enum Status: String, Codable, CaseFallback {

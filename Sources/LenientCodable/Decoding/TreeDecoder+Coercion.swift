@@ -344,7 +344,7 @@ extension TreeDecoder {
         }
     }
 
-    private func coerceEnum<T>(_ type: T.Type, at index: Int, path: CodingPathNode) -> T? {
+    func coerceEnum<T>(_ type: T.Type, at index: Int, path: CodingPathNode) -> T? {
         let node = tree[index]
         let raw: String
         switch node.kind {

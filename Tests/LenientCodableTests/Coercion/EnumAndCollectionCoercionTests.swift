@@ -34,9 +34,14 @@ import Testing
 
     static let enumsCases: [CoercionCase] = [
         CoercionCase(Status.self, #""active""#, .clean(.active)),
-        CoercionCase(Status.self, #""ACTIVE""#, .forgiven(.active, .coerced), messageContains: ["ACTIVE"]),
-        CoercionCase(Status.self, #""Suspended""#, .forgiven(.suspended, .coerced)),
-        CoercionCase(Status.self, #""banned""#, .forgiven(.unknown, .defaulted), messageContains: ["banned"]),
+        CoercionCase(
+            Status.self, #""ACTIVE""#, .forgiven(.active, .coerced), messageContains: ["ACTIVE"],
+            foundationTakesTheFallbackCase: true),
+        CoercionCase(
+            Status.self, #""Suspended""#, .forgiven(.suspended, .coerced), foundationTakesTheFallbackCase: true),
+        CoercionCase(
+            Status.self, #""banned""#, .forgiven(.unknown, .defaulted), messageContains: ["banned"],
+            foundationTakesTheFallbackCase: true),
         CoercionCase(Level.self, "2", .clean(.high)),
         CoercionCase(Level.self, #""2""#, .forgiven(.high, .coerced), messageContains: [#""2""#]),
         CoercionCase(Level.self, #"" 1 ""#, .forgiven(.low, .coerced)),

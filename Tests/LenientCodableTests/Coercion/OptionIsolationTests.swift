@@ -142,8 +142,11 @@ import Testing
     @Test func presets() {
         let lenient = Options.lenient
         let strict = Options.strict
-        #expect(Options() == strict)
+        // `Options()` is the decoder's own default, so a forgotten preset never turns every leniency off.
+        #expect(Options() == lenient)
+        #expect(Options() != strict)
         #expect(LenientJSONDecoder().options == lenient, "lenient is the default")
+        #expect(LenientJSONDecoder(options: Options()).options == LenientJSONDecoder().options)
         for row in Self.rows {
             #expect(lenient[keyPath: row.keyPath], "\(row.name) is on in .lenient")
             #expect(!strict[keyPath: row.keyPath], "\(row.name) is off in .strict")

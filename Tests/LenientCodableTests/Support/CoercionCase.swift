@@ -86,11 +86,14 @@ struct CoercionCase: Sendable, CustomTestStringConvertible {
     ///   - messageContains: Texts the issue's message must contain (what was found, what it became).
     ///   - configuration: Decoder settings applied to all three decoders.
     ///   - note: Added to the name.
+    ///   - foundationTakesTheFallbackCase: Whether Foundation decodes the input too, as the type's `CaseFallback`
+    ///     case: the type's own declaration applies under every decoder, while `.lenient` coerces first.
     ///   - isEqual: How decoded values compare (`==` unless given, for `NaN`).
     init<Value: Codable & Equatable & Sendable>(
         _ type: Value.Type, _ fragment: String?, _ expectation: LenientExpectation<Value>, path: String = "value",
         messageContains: [String] = [], configuration: DecoderConfiguration = DecoderConfiguration(),
-        note: String? = nil, isEqual: @escaping @Sendable (Value, Value) -> Bool = { $0 == $1 }
+        note: String? = nil, foundationTakesTheFallbackCase: Bool = false,
+        isEqual: @escaping @Sendable (Value, Value) -> Bool = { $0 == $1 }
     ) {
         let json = fragment.map { #"{"value":\#($0)}"# } ?? "{}"
         var name = "\(Value.self) from \(fragment ?? "(missing)")"
@@ -112,7 +115,12 @@ struct CoercionCase: Sendable, CustomTestStringConvertible {
                 Value.self, data, expected: value, kinds: kinds, path: testCase.path, messageContains: messageContains,
                 configuration: configuration, isEqual: isEqual, sourceLocation: sourceLocation)
             let outcome = DifferentialOutcome(Box<Value>.self, from: data, configuration: configuration)
-            if isFailure || kinds?.isEmpty == false {
+            if foundationTakesTheFallbackCase {
+                #expect(
+                    outcome.foundation.error == nil,
+                    "Foundation's JSONDecoder must take the declared fallback case; it gave \(outcome.foundation)",
+                    sourceLocation: sourceLocation)
+            } else if isFailure || kinds?.isEmpty == false {
                 #expect(
                     outcome.foundation.error != nil,
                     "Foundation's JSONDecoder must reject what .lenient forgives; it decoded \(outcome.foundation)",

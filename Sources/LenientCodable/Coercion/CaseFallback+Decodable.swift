@@ -1,0 +1,75 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+// `CaseFallback` is the enum's own declaration, so it applies under every decoder and in every
+// mode: these `init(from:)`s are more specific than the standard library's for raw-value enums,
+// and so become the enums' decoding wherever the standard library's would have been.
+
+extension CaseFallback where Self: Decodable, RawValue: Decodable {
+    /// Decodes the raw value, and the fallback case for a raw value the enum does not know. A
+    /// value of another JSON type fails as it does without a fallback. Under `LenientJSONDecoder`
+    /// the coercions of its options come first, and a fallback is reported.
+    static func decodeWithFallback(from decoder: any Decoder) throws -> Self {
+        if let treeDecoder = decoder as? TreeDecoder { return try treeDecoder.decodeWithFallback(Self.self) }
+        let raw = try decoder.singleValueContainer().decode(RawValue.self)
+        return Self(rawValue: raw) ?? fallbackCase
+    }
+}
+
+extension CaseFallback where Self: Decodable, RawValue == String {
+    /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
+}
+
+extension CaseFallback where Self: Decodable, RawValue == Int {
+    /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
+}
+
+extension CaseFallback where Self: Decodable, RawValue == Int64 {
+    /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
+}
+
+extension CaseFallback where Self: Decodable, RawValue == UInt {
+    /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
+}
+
+extension CaseFallback where Self: Decodable, RawValue == Double {
+    /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
+}
+
+extension TreeDecoder {
+    /// A `CaseFallback` enum at the current node: its raw value; in `.lenient`, the enum
+    /// coercions (a raw string in another case, a raw value in another JSON type); then the
+    /// fallback case for a raw value of the right type that the enum does not know, reported.
+    func decodeWithFallback<T: CaseFallback & Decodable>(_ type: T.Type) throws -> T where T.RawValue: Decodable {
+        let index = nodeIndex
+        let path = codingPathNode
+        let mark = reportMark
+        if let raw = try? unwrap(T.RawValue.self, at: index, path: path), let value = T(rawValue: raw) {
+            return value
+        }
+        rollbackReport(to: mark)
+        if isLenient, options.coercesEnums, let value = coerceEnum(T.self, at: index, path: path) { return value }
+        // Foundation's error for JSON of another type; the fallback for an unknown raw value.
+        _ = try unwrap(T.RawValue.self, at: index, path: path)
+        rollbackReport(to: mark)
+        record(
+            .defaulted, path: path, found: index,
+            "Unknown value \(describeFound(at: index)) for \(T.self); used the fallback case \(T.fallbackCase).")
+        return T.fallbackCase
+    }
+}
