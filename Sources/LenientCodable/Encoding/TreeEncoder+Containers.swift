@@ -13,12 +13,16 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// The key plan of the type that asked for the container; `nil` for types without one, which
     /// take the fast path.
     let plan: KeyPlan?
+    /// Whether the scalars take the generic path: the encoder has converters to look up, or the
+    /// type transforms what some property encodes.
+    private let usesGenericPath: Bool
 
     init(encoder: TreeEncoder, node: Int32, suffix: EncoderPathNode, plan: KeyPlan? = nil) {
         self.encoder = encoder
         self.node = node
         self.suffix = suffix
         self.plan = plan
+        usesGenericPath = encoder.tree.hasConverters || plan?.hasEncodingTransforms == true
     }
 
     var codingPath: [any CodingKey] { encoder.codingPath + suffix.keys }
@@ -71,81 +75,106 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws { try encoder.tree.setNull(slot(for: key)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setBool(slot(for: key), value)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setString(slot(for: key), value)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), Int64(value))
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setInt(slot(for: key), value)
     }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), UInt64(value))
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setUInt(slot(for: key), value)
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encode(_ value: UInt128, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setLiteral(slot(for: key), value.description)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        if encoder.tree.hasConverters { return try encodeThroughConverters(value, forKey: key) }
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard let slot = try slotIfWritten(for: key) else { return }
         try encoder.encode(value, into: slot, key: key)
+        if let plan, plan.hasEncodingTransforms { try applyEncodingTransform(of: key, value: value, to: slot, plan: plan) }
     }
 
-    /// A scalar that has an overload of its own, when the encoder has converters: the generic
-    /// path looks them up.
+    /// A scalar that has an overload of its own, when the encoder has converters or the type
+    /// transforms encoded JSON: the generic path looks them up.
     private mutating func encodeThroughConverters<T: Encodable>(_ value: T, forKey key: Key) throws {
-        guard let slot = try slotIfWritten(for: key) else { return }
-        try encoder.encode(value, into: slot, key: key)
+        try encode(value, forKey: key)
+    }
+
+    /// Replaces what a property encoded with what the type's encoding transform for it returns.
+    @inline(never)
+    private func applyEncodingTransform<T>(of key: Key, value: T, to slot: Int32, plan: KeyPlan) throws {
+        guard let transform = plan.encodingTransform(for: key.stringValue) else { return }
+        let json: JSONValue
+        do {
+            json = try encoder.tree.jsonValue(at: slot, sortsKeys: false)
+        } catch {
+            throw TreeEncoder.depthError(topLevelValue: value)
+        }
+        let transformed: JSONValue
+        do {
+            transformed = try transform(json)
+        } catch {
+            throw EncodingError.invalidValue(
+                json,
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "The encoding transform of \(key.stringValue) in \(plan.typeName) failed: \(error)",
+                    underlyingError: error))
+        }
+        encoder.tree.clear(slot)
+        try encoder.insert(transformed, into: slot, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

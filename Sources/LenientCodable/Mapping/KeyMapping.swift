@@ -98,6 +98,26 @@ public protocol KeyMapping {
     /// the property's path in `.strict`. A name that is not a coding key of the type is a
     /// ``KeyMappingError``.
     static var decodingTransforms: [String: JSONTransform] { get }
+
+    /// Rules that rewrite a property's JSON after it is encoded, by property name: the inverse of
+    /// ``decodingTransforms``, so that a model encodes to the shape it was decoded from.
+    ///
+    /// ```swift
+    /// static let encodingTransforms: [String: JSONTransform] = [
+    ///     "weightInGrams": JSONTransform { json in      // 250 (g) -> 0.25 (kg)
+    ///         guard let grams = json.doubleValue else { return json }
+    ///         return JSONValue(grams / 1000)
+    ///     },
+    /// ]
+    /// ```
+    ///
+    /// A transform receives what the property encoded (after the encoder's strategies) and
+    /// returns the JSON to write at the property's key in its place. It applies to
+    /// `encode(_:forKey:)` and `encodeIfPresent(_:forKey:)`, which synthesized conformances use,
+    /// and only under ``LenientJSONEncoder``. A transform that throws fails the encode with
+    /// `EncodingError.invalidValue` at the property's path. A name that is not a coding key of the
+    /// type is a ``KeyMappingError``.
+    static var encodingTransforms: [String: JSONTransform] { get }
 }
 
 extension KeyMapping {
@@ -112,6 +132,9 @@ extension KeyMapping {
 
     /// No property's JSON is transformed.
     public static var decodingTransforms: [String: JSONTransform] { [:] }
+
+    /// No property's encoded JSON is transformed.
+    public static var encodingTransforms: [String: JSONTransform] { [:] }
 }
 
 /// A rule that rewrites a property's raw JSON before it is decoded; see

@@ -39,6 +39,10 @@ final class KeyPlan: @unchecked Sendable {
     private let transforms: [String: JSONTransform]
     /// Whether any property has a transform; keyed containers of other types skip the lookup.
     let hasTransforms: Bool
+    /// The transforms of properties' encoded JSON, by property name: the inverse of `transforms`.
+    private let encodingTransforms: [String: JSONTransform]
+    /// Whether any property has an encoding transform; encoding containers of other types skip the lookup.
+    let hasEncodingTransforms: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     /// The order in which the first decode to finish asked for the keys; see ``KeyOrder``.
@@ -50,13 +54,15 @@ final class KeyPlan: @unchecked Sendable {
 
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
-        transforms: [String: JSONTransform]
+        transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform]
     ) {
         self.typeName = typeName
         self.entries = entries
         self.strategy = strategy
         self.transforms = transforms
         self.hasTransforms = !transforms.isEmpty
+        self.encodingTransforms = encodingTransforms
+        self.hasEncodingTransforms = !encodingTransforms.isEmpty
         let table = UnsafeMutablePointer<KeyTable>.allocate(capacity: 1)
         table.initialize(to: KeyTable(entries: entries, codedProperties: codedProperties, hasStrategy: strategy != nil))
         self.table = UnsafePointer(table)
@@ -86,6 +92,11 @@ final class KeyPlan: @unchecked Sendable {
     /// The transform of a property's raw JSON, if the type declares one.
     func transform(for propertyName: String) -> JSONTransform? {
         transforms[propertyName]
+    }
+
+    /// The transform of a property's encoded JSON, if the type declares one.
+    func encodingTransform(for propertyName: String) -> JSONTransform? {
+        encodingTransforms[propertyName]
     }
 
     /// The JSON key that the type's strategy gives a property.
@@ -157,7 +168,12 @@ final class KeyPlan: @unchecked Sendable {
         let strategy = mapped.keyStrategy
         let codedProperties = mapped.codedProperties
         let transforms = mapped.decodingTransforms
-        if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty { return nil }
+        let encodingTransforms = mapped.encodingTransforms
+        if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty
+            && encodingTransforms.isEmpty
+        {
+            return nil
+        }
         let typeName = String(reflecting: model)
         // Only the synthesized (or conventional) CodingKeys of the type itself list all its properties.
         let ownsKeys = isOwnCodingKeys(String(reflecting: keys), of: typeName)
@@ -185,17 +201,20 @@ final class KeyPlan: @unchecked Sendable {
             entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
         }
         // The coded properties and transforms must name properties too, checked by the same rule.
-        var ownTransforms: [String: JSONTransform] = [:]
-        for (propertyName, transform) in transforms {
-            guard Key(stringValue: propertyName) != nil else {
-                if ownsKeys && inherited[propertyName] == nil {
-                    throw KeyMappingError(
-                        typeName: typeName, propertyName: propertyName,
-                        problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")")
+        func ownTransforms(_ transforms: [String: JSONTransform]) throws(KeyMappingError) -> [String: JSONTransform] {
+            var own: [String: JSONTransform] = [:]
+            for (propertyName, transform) in transforms {
+                guard Key(stringValue: propertyName) != nil else {
+                    if ownsKeys && inherited[propertyName] == nil {
+                        throw KeyMappingError(
+                            typeName: typeName, propertyName: propertyName,
+                            problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")")
+                    }
+                    continue
                 }
-                continue
+                own[propertyName] = transform
             }
-            ownTransforms[propertyName] = transform
+            return own
         }
         if let codedProperties, ownsKeys {
             for propertyName in codedProperties.sorted()
@@ -208,7 +227,7 @@ final class KeyPlan: @unchecked Sendable {
         }
         return KeyPlan(
             typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
-            transforms: ownTransforms)
+            transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms))
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
