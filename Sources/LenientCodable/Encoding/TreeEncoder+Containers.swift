@@ -143,7 +143,9 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard let slot = try slotIfWritten(for: key) else { return }
         try encoder.encode(value, into: slot, key: key)
-        if let plan, plan.hasEncodingTransforms { try applyEncodingTransform(of: key, value: value, to: slot, plan: plan) }
+        if let plan, plan.hasEncodingTransforms {
+            try applyEncodingTransform(of: key, value: value, to: slot, plan: plan)
+        }
     }
 
     /// A scalar that has an overload of its own, when the encoder has converters or the type
@@ -170,7 +172,8 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
                 json,
                 .init(
                     codingPath: codingPath + [key],
-                    debugDescription: "The encoding transform of \(key.stringValue) in \(plan.typeName) failed: \(error)",
+                    debugDescription:
+                        "The encoding transform of \(key.stringValue) in \(plan.typeName) failed: \(error)",
                     underlyingError: error))
         }
         encoder.tree.clear(slot)

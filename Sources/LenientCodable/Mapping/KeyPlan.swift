@@ -208,7 +208,8 @@ final class KeyPlan: @unchecked Sendable {
                     if ownsKeys && inherited[propertyName] == nil {
                         throw KeyMappingError(
                             typeName: typeName, propertyName: propertyName,
-                            problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")")
+                            problem: "is a transform for no property of \(typeName) (no coding key \"\(propertyName)\")"
+                        )
                     }
                     continue
                 }
