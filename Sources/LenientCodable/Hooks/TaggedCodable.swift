@@ -1,0 +1,189 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// An enum with associated values, chosen by a tag field, that decodes and encodes itself with no
+/// hand-written `init(from:)` or `encode(to:)` and no macro.
+///
+/// ```swift
+/// enum Payment: TaggedCodable {
+///     case card(Card)
+///     case cash(Cash)
+///     static let tagKey = "type"                 // {"type": "card", "number": "4242…"}
+///     static let variants: [TaggedVariant<Payment>] = [
+///         .init("card", Card.self, Payment.card),
+///         .init("cash", Cash.self, Payment.cash),
+///     ]
+/// }
+/// ```
+///
+/// The payload's members sit beside the tag (internally tagged), or under ``contentKey`` when
+/// the type sets one (adjacently tagged: `{"type": "card", "data": {…}}`). It works under any
+/// decoder and encoder, Foundation's included. An unknown tag throws `dataCorrupted` naming the
+/// tag and the known ones; under `LenientJSONDecoder` such an element of a lossy collection is
+/// dropped and reported, and a type that also conforms to ``CaseFallback`` takes its fallback
+/// case instead.
+public protocol TaggedCodable: Codable {
+    /// The member that holds the tag.
+    static var tagKey: String { get }
+    /// The member that holds the payload, or `nil` (the default) when the payload's members sit
+    /// beside the tag.
+    static var contentKey: String? { get }
+    /// The cases: each one's tag, payload type and case constructor.
+    static var variants: [TaggedVariant<Self>] { get }
+}
+
+extension TaggedCodable {
+    /// The payload's members sit beside the tag.
+    public static var contentKey: String? { nil }
+
+    /// Decodes the variant that the tag names.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError.dataCorrupted` for a tag no variant has (unless the type conforms
+    ///   to ``CaseFallback``), and the errors of decoding the tag and the payload.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TagCodingKey.self)
+        let tagKey = TagCodingKey(Self.tagKey)
+        let tag = try container.decode(String.self, forKey: tagKey)
+        guard let variant = Self.variants.first(where: { $0.tag == tag }) else {
+            if let fallback = Self.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? Self {
+                self = value
+                return
+            }
+            let known = Self.variants.map { "\"\($0.tag)\"" }.joined(separator: ", ")
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [tagKey],
+                    debugDescription: "Unknown tag \"\(tag)\" for \(Self.self); the known tags are \(known)."))
+        }
+        if let contentKey = Self.contentKey {
+            self = try variant.decodeContent(container, TagCodingKey(contentKey))
+        } else {
+            self = try variant.decodePayload(decoder)
+        }
+    }
+
+    /// Encodes the tag and the payload of the case.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: `EncodingError.invalidValue` when no variant makes this case, and the errors of
+    ///   encoding the payload.
+    public func encode(to encoder: any Encoder) throws {
+        guard let (variant, payload) = Self.variant(of: self) else {
+            throw EncodingError.invalidValue(
+                self,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "No variant of \(Self.self).variants makes the case \(self)."))
+        }
+        var container = encoder.container(keyedBy: TagCodingKey.self)
+        try container.encode(variant.tag, forKey: TagCodingKey(Self.tagKey))
+        if let contentKey = Self.contentKey {
+            try variant.encodeContent(payload, &container, TagCodingKey(contentKey))
+        } else {
+            try variant.encodePayload(payload, encoder)
+        }
+    }
+
+    /// The variant that makes this case, and the case's payload: the case whose name the variant's
+    /// constructor gives back for the same payload.
+    private static func variant(of value: Self) -> (TaggedVariant<Self>, Any)? {
+        guard let (name, payload) = caseAndPayload(of: value) else { return nil }
+        for variant in variants where variant.accepts(payload) {
+            if let made = variant.make(payload), caseAndPayload(of: made)?.name == name { return (variant, payload) }
+        }
+        return nil
+    }
+
+    private static func caseAndPayload(of value: Self) -> (name: String, payload: Any)? {
+        guard let child = Mirror(reflecting: value).children.first, let name = child.label else { return nil }
+        return (name, child.value)
+    }
+}
+
+/// One case of a ``TaggedCodable`` enum: its tag, its payload type and its constructor.
+public struct TaggedVariant<Enum>: Sendable {
+    /// The tag that names the case.
+    public let tag: String
+    let coding: any VariantCoding<Enum>
+
+    /// A case with the given tag, whose payload decodes and encodes as `payload`.
+    ///
+    /// - Parameters:
+    ///   - tag: The value of the tag field that names the case.
+    ///   - payload: The type of the case's associated value.
+    ///   - make: The case, as a function of the payload: `Payment.card`.
+    public init<Payload: Codable>(_ tag: String, _ payload: Payload.Type, _ make: @escaping @Sendable (Payload) -> Enum)
+    {
+        self.tag = tag
+        coding = PayloadCoding(make: make)
+    }
+
+    func decodePayload(_ decoder: any Decoder) throws -> Enum { try coding.decodePayload(decoder) }
+    func decodeContent(_ container: KeyedDecodingContainer<TagCodingKey>, _ key: TagCodingKey) throws -> Enum {
+        try coding.decodeContent(container, key)
+    }
+    func encodePayload(_ payload: Any, _ encoder: any Encoder) throws { try coding.encodePayload(payload, encoder) }
+    func encodeContent(_ payload: Any, _ container: inout KeyedEncodingContainer<TagCodingKey>, _ key: TagCodingKey)
+        throws
+    { try coding.encodeContent(payload, &container, key) }
+    func accepts(_ payload: Any) -> Bool { coding.accepts(payload) }
+    func make(_ payload: Any) -> Enum? { coding.make(payload) }
+}
+
+/// How one variant reads and writes its payload, with the payload's type erased.
+protocol VariantCoding<Enum>: Sendable {
+    associatedtype Enum
+    func decodePayload(_ decoder: any Decoder) throws -> Enum
+    func decodeContent(_ container: KeyedDecodingContainer<TagCodingKey>, _ key: TagCodingKey) throws -> Enum
+    func encodePayload(_ payload: Any, _ encoder: any Encoder) throws
+    func encodeContent(_ payload: Any, _ container: inout KeyedEncodingContainer<TagCodingKey>, _ key: TagCodingKey)
+        throws
+    func accepts(_ payload: Any) -> Bool
+    func make(_ payload: Any) -> Enum?
+}
+
+struct PayloadCoding<Enum, Payload: Codable>: VariantCoding {
+    let make: @Sendable (Payload) -> Enum
+
+    func decodePayload(_ decoder: any Decoder) throws -> Enum {
+        // Through the decoder's own unwrapping, so that the payload's hooks and key mapping apply.
+        make(try decoder.singleValueContainer().decode(Payload.self))
+    }
+
+    func decodeContent(_ container: KeyedDecodingContainer<TagCodingKey>, _ key: TagCodingKey) throws -> Enum {
+        make(try container.decode(Payload.self, forKey: key))
+    }
+
+    func encodePayload(_ payload: Any, _ encoder: any Encoder) throws {
+        guard let payload = payload as? Payload else { return }
+        if encoder is TreeEncoder {
+            // LenientJSONEncoder adds the payload's members to the tag's object, with its hooks and mapping.
+            var container = encoder.singleValueContainer()
+            try container.encode(payload)
+        } else {
+            // Other encoders merge the keyed containers that one value asks for.
+            try payload.encode(to: encoder)
+        }
+    }
+
+    func encodeContent(_ payload: Any, _ container: inout KeyedEncodingContainer<TagCodingKey>, _ key: TagCodingKey)
+        throws
+    {
+        guard let payload = payload as? Payload else { return }
+        try container.encode(payload, forKey: key)
+    }
+
+    func accepts(_ payload: Any) -> Bool { payload is Payload }
+
+    func make(_ payload: Any) -> Enum? { (payload as? Payload).map(make) }
+}
+
+/// A key spelled at run time: the tag and content members of a ``TaggedCodable`` type.
+struct TagCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ stringValue: String) { self.stringValue = stringValue }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,136 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// Enums with associated values chosen by a tag field, under every decoder and encoder.
+@Suite struct TaggedCodableTests {
+    struct Card: Codable, Equatable, Sendable {
+        var number: String
+    }
+
+    struct Cash: Codable, Equatable, Sendable {
+        var currency: String
+    }
+
+    enum Payment: TaggedCodable, Equatable {
+        case card(Card)
+        case giftCard(Card)
+        case cash(Cash)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Payment>] = [
+            .init("card", Card.self, Payment.card),
+            .init("gift_card", Card.self, Payment.giftCard),
+            .init("cash", Cash.self, Payment.cash),
+        ]
+    }
+
+    /// The same, with the payload under its own key.
+    enum Wrapped: TaggedCodable, Equatable {
+        case card(Card)
+        case count(Int)
+
+        static let tagKey = "kind"
+        static let contentKey: String? = "data"
+        static let variants: [TaggedVariant<Wrapped>] = [
+            .init("card", Card.self, Wrapped.card),
+            .init("count", Int.self, Wrapped.count),
+        ]
+    }
+
+    static let payments =
+        #"[{"type":"card","number":"4242"},{"type":"gift_card","number":"77"},{"type":"cash","currency":"EUR"}]"#
+    static let expected: [Payment] = [
+        .card(Card(number: "4242")), .giftCard(Card(number: "77")), .cash(Cash(currency: "EUR")),
+    ]
+
+    enum Coder: String, CaseIterable, Sendable { case foundation, strict, lenient }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String, with coder: Coder) throws -> T {
+        switch coder {
+        case .foundation: try JSONDecoder().decode(type, from: Data(text.utf8))
+        case .strict: try LenientJSONDecoder(options: .strict).decode(type, from: text)
+        case .lenient: try LenientJSONDecoder().decode(type, from: text)
+        }
+    }
+
+    static func encode<T: Encodable>(_ value: T, with coder: Coder) throws -> String {
+        let data: Data
+        if coder == .foundation {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            data = try encoder.encode(value)
+        } else {
+            let encoder = LenientJSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            data = try encoder.encode(value)
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: Coder.allCases)
+    func internallyTaggedEnumDecodesAndRoundTrips(_ coder: Coder) throws {
+        let payments = try Self.decode([Payment].self, Self.payments, with: coder)
+        #expect(payments == Self.expected)
+        let encoded = try Self.encode(payments, with: coder)
+        #expect(
+            encoded
+                == #"[{"number":"4242","type":"card"},{"number":"77","type":"gift_card"},{"currency":"EUR","type":"cash"}]"#
+        )
+        for decoder in Coder.allCases { #expect(try Self.decode([Payment].self, encoded, with: decoder) == payments) }
+    }
+
+    @Test(arguments: Coder.allCases)
+    func adjacentlyTaggedEnumDecodesAndRoundTrips(_ coder: Coder) throws {
+        let text = #"[{"kind":"card","data":{"number":"1"}},{"kind":"count","data":3}]"#
+        let values = try Self.decode([Wrapped].self, text, with: coder)
+        #expect(values == [.card(Card(number: "1")), .count(3)])
+        let encoded = try Self.encode(values, with: coder)
+        #expect(encoded == #"[{"data":{"number":"1"},"kind":"card"},{"data":3,"kind":"count"}]"#)
+        #expect(try Self.decode([Wrapped].self, encoded, with: coder) == values)
+    }
+
+    @Test(arguments: Coder.allCases)
+    func unknownTagThrowsNamingTheTagAndTheKnownOnes(_ coder: Coder) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try Self.decode(Payment.self, #"{"type":"crypto","coin":"x"}"#, with: coder)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["type"])
+        #expect(context.debugDescription.contains("\"crypto\""))
+        #expect(context.debugDescription.contains("\"gift_card\""))
+    }
+
+    @Test func unknownTagInALossyListIsDroppedAndReported() throws {
+        let text = #"[{"type":"card","number":"1"},{"type":"crypto"},{"type":"cash","currency":"USD"}]"#
+        let (payments, report) = try LenientJSONDecoder().decodeWithReport([Payment].self, from: text)
+        #expect(payments == [.card(Card(number: "1")), .cash(Cash(currency: "USD"))])
+        #expect(report.issues.count == 1)
+        #expect(report.issues.first?.kind == .droppedElement)
+        #expect(report.issues.first?.path == "[1]")
+    }
+
+    @Test(arguments: [Coder.foundation, .strict])
+    func tagOfTheWrongJSONTypeIsATypeMismatch(_ coder: Coder) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try Self.decode(Payment.self, #"{"type":1}"#, with: coder)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["type"])
+    }
+
+    @Test func missingTagFailsAsAMissingKey() throws {
+        for coder in Coder.allCases {
+            #expect(throws: DecodingError.self) { try Self.decode(Payment.self, #"{"number":"1"}"#, with: coder) }
+        }
+    }
+}
