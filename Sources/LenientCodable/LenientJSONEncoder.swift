@@ -116,6 +116,30 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         set { withSettings { $0.converters = newValue } }
     }
 
+    /// Whether a `nil` optional property is left out (``NilEncodingStrategy/omitKey``, the
+    /// default, as `JSONEncoder` does) or written as `null` (``NilEncodingStrategy/writeNull``).
+    ///
+    /// ```swift
+    /// let encoder = LenientJSONEncoder()
+    /// encoder.nilEncodingStrategy = .writeNull
+    /// try encoder.encode(Profile(name: "Ada", bio: nil))   // {"name":"Ada","bio":null}
+    /// ```
+    ///
+    /// It applies to the optional properties that `encodeIfPresent(_:forKey:)` writes, which is
+    /// how synthesized conformances write them; `nil` elements of arrays are always `null`.
+    public var nilEncodingStrategy: NilEncodingStrategy {
+        get { withSettings { $0.nilEncodingStrategy } }
+        set { withSettings { $0.nilEncodingStrategy = newValue } }
+    }
+
+    /// How a `nil` optional property is encoded; see ``LenientJSONEncoder/nilEncodingStrategy``.
+    public enum NilEncodingStrategy: Hashable, Sendable {
+        /// The key is left out, as `JSONEncoder` does.
+        case omitKey
+        /// The key is written with `null`.
+        case writeNull
+    }
+
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
     @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
@@ -251,6 +275,7 @@ struct EncoderSettings: @unchecked Sendable {
     var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var converters = EncodingConverters()
+    var nilEncodingStrategy = LenientJSONEncoder.NilEncodingStrategy.omitKey
 }
 
 extension TreeEncoder {

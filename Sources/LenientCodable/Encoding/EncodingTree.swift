@@ -143,6 +143,8 @@ final class EncodingTree {
 
     /// Whether the settings register any converter; when not, no value looks for one.
     let hasConverters: Bool
+    /// Whether a `nil` optional property is written as `null` rather than left out.
+    let writesNilAsNull: Bool
 
     /// The size of ``planSlots`` and ``traitSlots``, a power of two.
     static let typeSlotCount = 64
@@ -193,6 +195,7 @@ final class EncodingTree {
     init(settings: EncoderSettings) {
         self.settings = settings
         self.hasConverters = !settings.converters.isEmpty
+        self.writesNilAsNull = settings.nilEncodingStrategy == .writeNull
         switch settings.keyEncodingStrategy {
         case .convertToSnakeCase: keyMode = .snakeCase
         case .custom(let convert): keyMode = .custom(convert)
