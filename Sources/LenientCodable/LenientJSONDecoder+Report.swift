@@ -81,4 +81,18 @@ extension LenientJSONDecoder {
         let decoded = try TreeDecoder.decode(type, fromValue: value, settings: currentSettings, report: collector)
         return (decoded, DecodingReport(issues: collector.issues))
     }
+
+    /// Decodes a value from what `JSONSerialization` produces and reports every value the decoder
+    /// forgave.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - object: A JSON object graph: dictionaries, arrays, strings, `NSNumber`s and `NSNull`.
+    /// - Returns: The value and the report.
+    /// - Throws: `DecodingError`, as ``decode(_:fromJSONObject:)`` does.
+    public func decodeWithReport<T: Decodable>(_ type: T.Type, fromJSONObject object: Any) throws -> (
+        value: T, report: DecodingReport
+    ) {
+        try decodeWithReport(type, from: try JSONValue.fromJSONObject(object))
+    }
 }

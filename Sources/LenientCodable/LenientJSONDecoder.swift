@@ -115,6 +115,23 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         set { withSettings { $0.assumesTopLevelDictionary = newValue } }
     }
 
+    /// Called once after every decode whose report is not empty, with the top-level type and the
+    /// report, whichever overload decoded it: so that an app logs every forgiven value without
+    /// changing its call sites. `nil` (the default) calls nothing and collects no report for it.
+    ///
+    /// ```swift
+    /// decoder.reportHandler = { type, report in
+    ///     logger.notice("\(type) payload drifted: \(report)")
+    /// }
+    /// ```
+    ///
+    /// It runs on the thread of the decode, after the value is decoded and before `decode`
+    /// returns; a decode that throws does not call it.
+    public var reportHandler: (@Sendable (_ type: Any.Type, _ report: DecodingReport) -> Void)? {
+        get { withSettings { $0.reportHandler } }
+        set { withSettings { $0.reportHandler = newValue } }
+    }
+
     // MARK: - Decoding
 
     /// Decodes a value of the given type from JSON data.
@@ -184,16 +201,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Throws: `DecodingError.dataCorrupted` when the object is not a valid JSON object graph,
     ///   and otherwise as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, fromJSONObject object: Any) throws -> T {
-        let value: JSONValue
-        do {
-            value = try JSONValue(jsonObject: object)
-        } catch {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [], debugDescription: "The given object is not a valid JSON object graph.",
-                    underlyingError: error))
-        }
-        return try decode(type, from: value)
+        try decode(type, from: try JSONValue.fromJSONObject(object))
     }
 
     /// Decodes a value that needs a configuration from JSON data.
@@ -251,9 +259,16 @@ extension CodingUserInfoKey {
     static let lenientConfiguration = CodingUserInfoKey(rawValue: "LenientCodable.configuration")!
 }
 
+/// A box that carries a value decoded with a configuration; the report handler names the value's type.
+protocol ConfigurationCarrying {
+    static var valueType: Any.Type { get }
+}
+
 /// Decodes a `DecodableWithConfiguration` value at the top level with the configuration that
 /// the decode call put in `userInfo`, then hides the entry from the value's own decoding.
-struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable {
+struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable, ConfigurationCarrying {
+    static var valueType: Any.Type { T.self }
+
     let value: T
 
     init(from decoder: any Decoder) throws {
@@ -279,8 +294,23 @@ struct DecoderSettings: @unchecked Sendable {
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var allowsJSON5 = false
     var assumesTopLevelDictionary = false
+    var reportHandler: (@Sendable (_ type: Any.Type, _ report: DecodingReport) -> Void)?
 
     init(options: LenientJSONDecoder.Options) {
         self.options = options
+    }
+}
+
+extension JSONValue {
+    /// The value of a `JSONSerialization` object graph, or the decoder's error for one that is not.
+    static func fromJSONObject(_ object: Any) throws -> JSONValue {
+        do {
+            return try JSONValue(jsonObject: object)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [], debugDescription: "The given object is not a valid JSON object graph.",
+                    underlyingError: error))
+        }
     }
 }

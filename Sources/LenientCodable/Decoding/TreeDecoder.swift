@@ -95,10 +95,30 @@ final class TreeDecoder: Decoder {
 
     var codingPath: [any CodingKey] { codingPathNode.path }
 
-    /// Parses the input and decodes the top-level value.
+    /// Parses the input and decodes the top-level value, or the value at `path`; hands the report
+    /// to the decoder's report handler when it has one and the report is not empty.
     static func decode<T: Decodable>(
         _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool = false,
-        report: ReportCollector? = nil
+        report: ReportCollector? = nil, at path: DocumentPath? = nil
+    ) throws -> T {
+        guard let handler = settings.reportHandler else {
+            return try decodeDocument(
+                type, from: buffer, settings: settings, isKnownUTF8: isKnownUTF8, report: report, at: path)
+        }
+        let collector = report ?? ReportCollector()
+        let value = try decodeDocument(
+            type, from: buffer, settings: settings, isKnownUTF8: isKnownUTF8, report: collector, at: path)
+        if !collector.issues.isEmpty {
+            // The type the caller asked for, not the box that carries a decoding configuration.
+            let reported = (T.self as? any ConfigurationCarrying.Type)?.valueType ?? T.self
+            handler(reported, DecodingReport(issues: collector.issues))
+        }
+        return value
+    }
+
+    private static func decodeDocument<T: Decodable>(
+        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool,
+        report: ReportCollector?, at path: DocumentPath?
     ) throws -> T {
         let input: JSONInput.UTF8Input
         do {
@@ -119,7 +139,8 @@ final class TreeDecoder: Decoder {
             var decoder = TreeDecoder(tree: tree, settings: settings)
             defer { keepInputIfRetained(&decoder) }
             decoder.report = report
-            let value = try decoder.unwrap(type, at: 0, path: .root)
+            let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
+            let value = try decoder.unwrap(type, at: index, path: codingPath)
             decoder.shareKeyOrders()
             return value
         }
@@ -150,7 +171,8 @@ final class TreeDecoder: Decoder {
     /// caller knows: what cannot be decoded (a `.number` whose text is not a number, nesting past
     /// the budget) is reported with the path to the offending value instead.
     static func decode<T: Decodable>(
-        _ type: T.Type, fromValue value: JSONValue, settings: DecoderSettings, report: ReportCollector? = nil
+        _ type: T.Type, fromValue value: JSONValue, settings: DecoderSettings, report: ReportCollector? = nil,
+        at path: DocumentPath? = nil
     ) throws -> T {
         var settings = settings
         // The value's own text is plain JSON even when it came from a JSON5 document.
@@ -166,7 +188,7 @@ final class TreeDecoder: Decoder {
                     underlyingError: error))
         }
         return try bytes.withUnsafeBufferPointer { buffer in
-            try decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: report)
+            try decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: report, at: path)
         }
     }
 
