@@ -59,9 +59,20 @@ public final class LenientJSONDecoder: @unchecked Sendable {
 
     /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
     /// or a combination of your own.
+    ///
+    /// A change made in place — `decoder.options.converters.register(…)`,
+    /// `decoder.options.coercesBooleans = false` — happens under the decoder's lock, so changes
+    /// made by many threads at once are all kept.
     public var options: Options {
         get { withSettings { $0.options } }
         set { withSettings { $0.options = newValue } }
+        // The lock is held while the caller changes the value in place: a read, change and write
+        // of a shared decoder's options from two threads cannot lose either change.
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &settings.options
+        }
     }
 
     /// How dates are decoded; the same as `JSONDecoder.dateDecodingStrategy`.
@@ -98,6 +109,12 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
         set { withSettings { $0.userInfo = newValue } }
+        // `decoder.userInfo[key] = value` from several threads keeps every key.
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &settings.userInfo
+        }
     }
 
     /// Whether to accept JSON5: comments, trailing commas, unquoted keys, single-quoted strings,

@@ -111,9 +111,19 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// let encoder = LenientJSONEncoder()
     /// encoder.converters.register(Bool.self) { flag in flag ? "T" : "F" }
     /// ```
+    ///
+    /// Registering in place, as above, happens under the encoder's lock: threads registering on
+    /// one shared encoder at once keep every converter.
     public var converters: EncodingConverters {
         get { withSettings { $0.converters } }
         set { withSettings { $0.converters = newValue } }
+        // The lock is held while the caller changes the value in place, so a concurrent
+        // registration cannot be lost between a read and a write.
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &settings.converters
+        }
     }
 
     /// Whether a `nil` optional property is left out (``NilEncodingStrategy/omitKey``, the
@@ -144,6 +154,12 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
         set { withSettings { $0.userInfo = newValue } }
+        // `encoder.userInfo[key] = value` from several threads keeps every key.
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &settings.userInfo
+        }
     }
 
     // MARK: - Encoding
@@ -286,7 +302,11 @@ extension TreeEncoder {
     ) throws -> EncodingTree {
         let tree = EncodingTree(settings: settings)
         let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
-        try body(root)
+        do {
+            try body(root)
+        } catch is NestedTooDeep {
+            throw depthError(topLevelValue: value)
+        }
         // A key mapping error found where the encoder could not throw, and that the value's own
         // encoding swallowed.
         if tree.hasPendingError, let error = tree.pendingError { throw error }

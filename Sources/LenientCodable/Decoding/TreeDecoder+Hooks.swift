@@ -136,7 +136,7 @@ extension TreeDecoder {
         guard let hooked = T.self as? any DecodingHooks.Type else {
             return try decodeWithInit(T.self, at: index, path: path, isCurrent: isCurrent)
         }
-        let rewritten: JSONValue
+        var rewritten: JSONValue
         do {
             rewritten = try hooked.willDecode(json)
         } catch {
@@ -146,7 +146,7 @@ extension TreeDecoder {
         if rewritten.isIdentical(to: json) || rewritten == json {
             value = try decodeWithInit(T.self, at: index, path: path, isCurrent: isCurrent)
         } else {
-            value = try decodeRewritten(T.self, from: rewritten, at: index, path: path)
+            value = try decodeRewritten(T.self, from: &rewritten, at: index, path: path)
         }
         guard var hookedValue = value as? any DecodingHooks else { return value }
         do {
@@ -181,11 +181,11 @@ extension TreeDecoder {
 
     /// Decodes a value from the JSON its `willDecode` returned, through a tree of its own.
     private func decodeRewritten<T: Decodable>(
-        _ type: T.Type, from json: JSONValue, at index: Int, path: CodingPathNode
+        _ type: T.Type, from json: inout JSONValue, at index: Int, path: CodingPathNode
     )
         throws -> T
     {
-        try withSubtree(of: json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") { inner in
+        try withSubtree(of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") { inner, json in
             // The value's own JSON is the one the hook returned: nested hooked types find theirs inside it.
             inner.builtValues = [0: json]
             return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
@@ -198,20 +198,28 @@ extension TreeDecoder {
     /// replaces, so that JSON which hooks return level after level cannot nest past the one
     /// budget of the decode.
     ///
-    /// - Parameter producer: What produced the JSON, for the error when it cannot be read.
+    /// - Parameters:
+    ///   - json: The JSON, which the caller owns. When it nests past the budget it is taken
+    ///     (left `null`) and released one level at a time: user code can build JSON far deeper
+    ///     than the stack that releasing it by recursion would take.
+    ///   - producer: What produced the JSON, for the error when it cannot be read.
+    ///   - body: Decodes from the inner decoder; it also receives the JSON.
     func withSubtree<R>(
-        of json: JSONValue, replacing index: Int, path: CodingPathNode, producedBy producer: @autoclosure () -> String,
-        _ body: (TreeDecoder) throws -> R
+        of json: inout JSONValue, replacing index: Int, path: CodingPathNode,
+        producedBy producer: @autoclosure () -> String, _ body: (TreeDecoder, JSONValue) throws -> R
     ) throws -> R {
         let budget = remainingDepth(at: index)
         let bytes: [UInt8]
         do {
-            bytes = try JSONValueWriter.compactUTF8(json, maxDepth: budget)
+            bytes = try JSONValueWriter.compactUTF8(json, maxDepth: budget, allowsNonFiniteNames: tree.isJSON5)
         } catch {
+            if case .tooDeep = error.problem {
+                JSONValue.releaseIteratively(&json)
+            }
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: path.path,
-                    debugDescription: "\(producer()) returned JSON that cannot be decoded: \(error)",
+                    codingPath: path.path + error.codingPath,
+                    debugDescription: "\(producer()) returned JSON that cannot be decoded: \(error).",
                     underlyingError: error))
         }
         return try bytes.withUnsafeBufferPointer { buffer in
@@ -228,7 +236,7 @@ extension TreeDecoder {
                             "\(producer()) returned JSON that cannot be read: \(TreeDecoder.reason(error)).",
                         underlyingError: error))
             }
-            return try withInnerDecoder(over: subtree, replacing: index, path: path, body)
+            return try withInnerDecoder(over: subtree, replacing: index, path: path) { inner in try body(inner, json) }
         }
     }
 

@@ -440,7 +440,7 @@ extension TreeDecoder {
                 return try missingValue(T.self, forKey: key)
             }
             let path = pathBox.appending(key)
-            let json: JSONValue
+            var json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
@@ -453,9 +453,9 @@ extension TreeDecoder {
                 return value
             }
             return try decoder.withSubtree(
-                of: json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+                of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
-                inner in
+                inner, _ in
                 guard inner.isLenient else { return try body(inner, 0, path) }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
             }
@@ -469,7 +469,7 @@ extension TreeDecoder {
         ) throws -> T? {
             guard let index = valueIndex(forKey: key) else { return nil }
             let path = pathBox.appending(key)
-            let json: JSONValue
+            var json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
@@ -479,9 +479,9 @@ extension TreeDecoder {
                 return nil
             }
             return try decoder.withSubtree(
-                of: json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+                of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
-                inner in
+                inner, _ in
                 try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
             }
         }

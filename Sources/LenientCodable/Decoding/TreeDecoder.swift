@@ -175,16 +175,16 @@ final class TreeDecoder: Decoder {
         at path: DocumentPath? = nil
     ) throws -> T {
         var settings = settings
-        // The value's own text is plain JSON even when it came from a JSON5 document.
-        settings.allowsJSON5 = false
         settings.assumesTopLevelDictionary = false
         let bytes: [UInt8]
         do {
-            bytes = try JSONValueWriter.compactUTF8(value, maxDepth: JSONParser.maximumDepth)
+            // JSON5's non-finite numbers keep their names in a value; only a JSON5 decoder reads them.
+            bytes = try JSONValueWriter.compactUTF8(
+                value, maxDepth: JSONParser.maximumDepth, allowsNonFiniteNames: settings.allowsJSON5)
         } catch {
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: [], debugDescription: "The JSON value cannot be decoded: \(error)",
+                    codingPath: error.codingPath, debugDescription: "The JSON value cannot be decoded: \(error).",
                     underlyingError: error))
         }
         return try bytes.withUnsafeBufferPointer { buffer in

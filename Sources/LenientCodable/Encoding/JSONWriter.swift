@@ -403,38 +403,6 @@ extension JSONWriter {
     }
 }
 
-// MARK: - Writing a JSONValue
-
-extension JSONWriter {
-    /// Writes a ``JSONValue``: numbers as their literal text, object members in their stored
-    /// order unless keys are sorted.
-    mutating func write(_ value: JSONValue, depth: Int = 0) throws(DepthExceeded) {
-        switch value {
-        case .null: writeNull()
-        case .bool(let flag): writeBool(flag)
-        case .number(let text): writeLiteral(text)
-        case .string(let text): writeString(text)
-        case .array(let elements):
-            try open(UInt8(ascii: "["), depth: depth + 1)
-            for (position, element) in elements.enumerated() {
-                beginElement(isFirst: position == 0)
-                try write(element, depth: depth + 1)
-            }
-            close(UInt8(ascii: "]"))
-        case .object(let object):
-            try open(UInt8(ascii: "{"), depth: depth + 1)
-            var members = Array(object)
-            if sortsKeys { members.sort { Self.keyPrecedes($0.key, $1.key) } }
-            for (position, member) in members.enumerated() {
-                beginElement(isFirst: position == 0)
-                writeKey(member.key)
-                try write(member.value, depth: depth + 1)
-            }
-            close(UInt8(ascii: "}"))
-        }
-    }
-}
-
 // MARK: - Output buffer
 
 /// A growing byte buffer written through a pointer: an append is a capacity check and a copy,

@@ -224,7 +224,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         } catch {
             throw TreeEncoder.depthError(topLevelValue: value)
         }
-        let transformed: JSONValue
+        var transformed: JSONValue
         do {
             transformed = try transform(json)
         } catch {
@@ -237,7 +237,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
                     underlyingError: error))
         }
         encoder.tree.clear(slot)
-        try encoder.insert(transformed, into: slot, key: key)
+        try encoder.insert(taking: &transformed, into: slot, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -28,7 +28,7 @@ extension TreeEncoder {
             throw Self.hookError(error, value: value, codingPath: codingPath)
         }
         tree.clear(node)
-        try insert(json, into: node, key: nil)
+        try insert(taking: &json, into: node, key: nil)
     }
 
     @inline(never)

@@ -24,12 +24,20 @@ final class TreeEncoder: Encoder {
     private(set) var parent: TreeEncoder?
     private(set) var key: (any CodingKey)?
     private var spare: TreeEncoder?
+    /// How many values this encoder's value is nested in: 0 at the top. A value nested deeper
+    /// than the writer can write is refused before its encoding recurses any further, so a
+    /// recursive model as deep as memory allows fails with an error instead of the stack.
+    private(set) var depth = 0
+
+    /// Values nested deeper than this cannot be written (see ``JSONWriter/maximumDepth``).
+    static let maximumDepth = JSONWriter.maximumDepth
 
     init(tree: EncodingTree, node: Int32, parent: TreeEncoder?, key: (any CodingKey)?) {
         self.tree = tree
         self.node = node
         self.parent = parent
         self.key = key
+        depth = parent.map { $0.depth + 1 } ?? 0
     }
 
     var codingPath: [any CodingKey] {
@@ -71,6 +79,7 @@ final class TreeEncoder: Encoder {
             spare.node = node
             spare.key = key
             spare.parent = self
+            spare.depth = depth + 1
             return spare
         }
         return TreeEncoder(tree: tree, node: node, parent: self, key: key)
@@ -99,6 +108,7 @@ final class TreeEncoder: Encoder {
         if try encodeScalar(value, into: node, key: key) { return }
         var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
         defer { giveBack(&encoder) }
+        if encoder.depth > Self.maximumDepth { throw NestedTooDeep() }
         // The dynamic type: a subclass stored in a property of its superclass's type encodes
         // with its own containers, so its own key plan and hooks apply.
         let valueType: Any.Type = type(of: value)
@@ -151,7 +161,7 @@ final class TreeEncoder: Encoder {
         guard tree.traits(of: T.self).traits.contains(.converted),
             let converter = tree.settings.converters.converter(for: T.self)
         else { return false }
-        let json: JSONValue
+        var json: JSONValue
         do {
             json = try converter.convert(value)
         } catch {
@@ -163,7 +173,7 @@ final class TreeEncoder: Encoder {
                     debugDescription: "The converter registered for \(T.self) cannot convert the value: \(error)",
                     underlyingError: error))
         }
-        try insert(json, into: node, key: key)
+        try insert(taking: &json, into: node, key: key)
         return true
     }
 
@@ -306,7 +316,19 @@ final class TreeEncoder: Encoder {
         try insert(value, into: node, path: key.map { EncoderPathNode.root.appending($0) } ?? .root)
     }
 
-    private func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode) throws {
+    /// Copies JSON that user code returned (a hook, a converter, a transform) into a node. JSON
+    /// nested too deep to write is taken from `value` (left `null`) and released one level at a
+    /// time, as user code can build it deeper than releasing it by recursion could go.
+    func insert(taking value: inout JSONValue, into node: Int32, key: (any CodingKey)?) throws {
+        do {
+            try insert(value, into: node, key: key)
+        } catch let error as NestedTooDeep {
+            JSONValue.releaseIteratively(&value)
+            throw error
+        }
+    }
+
+    private func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode, level: Int = 0) throws {
         switch value {
         case .null: tree.setNull(node)
         case .bool(let flag): tree.setBool(node, flag)
@@ -321,22 +343,30 @@ final class TreeEncoder: Encoder {
             }
             tree.setLiteral(node, text)
         case .array(let elements):
+            guard level < Self.maximumDepth else { throw NestedTooDeep() }
             tree.makeArray(node)
             for (index, element) in elements.enumerated() {
                 let child = tree.appendElement(to: node)
-                try insert(element, into: child, path: path.appending(IndexCodingKey(index)))
+                try insert(element, into: child, path: path.appending(IndexCodingKey(index)), level: level + 1)
             }
         case .object(let object):
+            guard level < Self.maximumDepth else { throw NestedTooDeep() }
             tree.makeObject(node)
             for (memberKey, memberValue) in object {
                 let (child, existed) = tree.member(memberKey, of: node)
                 if existed { tree.clear(child) }
                 try insert(
-                    memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)))
+                    memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)),
+                    level: level + 1)
             }
         }
     }
 }
+
+/// Thrown where a value is nested deeper than JSON text can be written, before the encoder's
+/// recursion goes any deeper; the top-level call turns it into Foundation's error for a value
+/// nested too deep (``LenientJSONEncoder/depthError(topLevelValue:)``).
+struct NestedTooDeep: Error {}
 
 // MARK: - Single value container
 

@@ -94,16 +94,14 @@ extension JSONObject: Hashable {
     ///   - rhs: Another object.
     /// - Returns: `true` when they are equal.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        guard lhs.storage.count == rhs.storage.count else { return false }
-        if lhs.storage.elementsEqual(rhs.storage, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
-        return lhs.dictionary == rhs.dictionary
+        JSONValue.object(lhs) == JSONValue.object(rhs)
     }
 
     /// Hashes the members regardless of their order.
     ///
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(dictionary)
+        JSONValue.object(self).hash(into: &hasher)
     }
 }
 
@@ -113,6 +111,12 @@ extension JSONObject: CustomStringConvertible {
 }
 
 extension JSONObject {
+    /// The address of the member storage, which identifies it while it lives; `nil` when the
+    /// object is empty. For ``JSONValue/releaseIteratively(_:)``.
+    var storageAddress: UnsafeRawPointer? {
+        storage.withUnsafeBufferPointer { $0.isEmpty ? nil : UnsafeRawPointer($0.baseAddress) }
+    }
+
     /// Whether two objects hold the very same member storage, as a value and its unchanged copy
     /// do: O(1), and `false` says nothing about equality.
     func sharesStorage(with other: JSONObject) -> Bool {

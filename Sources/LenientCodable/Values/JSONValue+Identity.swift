@@ -20,3 +20,38 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// Releases a value of any depth one container at a time, instead of by the recursion with
+    /// which Swift releases nested arrays (a million levels need far more than a thread's stack).
+    /// `value` is left `null`.
+    ///
+    /// For JSON that user code returned and the decoder or encoder refused for its depth: a value
+    /// decoded from text is at most 512 levels deep and is released as usual. Before a container
+    /// is let go, its children are retained here, so whoever frees it frees an array of values
+    /// still held, without recursing; the children are let go the same way, one at a time. Each
+    /// container's storage is visited once, so a value that repeats a container (`[x, x]` at
+    /// every level) costs its number of containers, not its size when written out.
+    static func releaseIteratively(_ value: inout JSONValue) {
+        var pending: [JSONValue] = []
+        var visited = Set<UnsafeRawPointer>()
+        var current = JSONValue.null
+        swap(&current, &value)
+        while true {
+            switch current {
+            case .array(let elements):
+                let storage = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                if let storage, visited.insert(storage).inserted { pending.append(contentsOf: elements) }
+            case .object(let object):
+                if let storage = object.storageAddress, visited.insert(storage).inserted {
+                    for member in object { pending.append(member.value) }
+                }
+            default:
+                break
+            }
+            current = .null
+            guard let next = pending.popLast() else { return }
+            current = next
+        }
+    }
+}

@@ -296,43 +296,87 @@ extension JSONValue: Hashable {
     /// Whether two values have the same kind and content; numbers compare by value and objects
     /// regardless of member order.
     ///
+    /// The comparison walks both values with a stack of its own, so values of any depth compare
+    /// without exhausting the thread's stack.
+    ///
     /// - Parameters:
     ///   - lhs: A value.
     ///   - rhs: Another value.
     /// - Returns: `true` when they are equal.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.number(let a), .number(let b)): a == b || NumberKey(a) == NumberKey(b)
-        case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a == b
-        default: false
+        var pending: [(JSONValue, JSONValue)] = []
+        var pair = (lhs, rhs)
+        while true {
+            switch pair {
+            case (.null, .null): break
+            case (.bool(let a), .bool(let b)): if a != b { return false }
+            case (.number(let a), .number(let b)): if a != b && NumberKey(a) != NumberKey(b) { return false }
+            case (.string(let a), .string(let b)): if a != b { return false }
+            case (.array(let a), .array(let b)):
+                guard a.count == b.count else { return false }
+                if !pair.0.isIdentical(to: pair.1) {
+                    for index in a.indices.reversed() { pending.append((a[index], b[index])) }
+                }
+            case (.object(let a), .object(let b)):
+                guard a.count == b.count else { return false }
+                if a.sharesStorage(with: b) { break }
+                if a.keys == b.keys {
+                    for index in a.indices.reversed() { pending.append((a[index].value, b[index].value)) }
+                } else {
+                    // Keys are unique within an object, so equal objects pair up member by member.
+                    let others = b.dictionary
+                    for member in a {
+                        guard let other = others[member.key] else { return false }
+                        pending.append((member.value, other))
+                    }
+                }
+            default: return false
+            }
+            guard let next = pending.popLast() else { return true }
+            pair = next
         }
     }
 
-    /// Hashes the value consistently with `==`.
+    /// Hashes the value consistently with `==`: numbers by value, object members by key in
+    /// sorted order. Like `==`, it needs no stack for depth.
     ///
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let value):
-            hasher.combine(1)
-            hasher.combine(value)
-        case .number(let text):
-            hasher.combine(2)
-            hasher.combine(NumberKey(text))
-        case .string(let value):
-            hasher.combine(3)
-            hasher.combine(value)
-        case .array(let value):
-            hasher.combine(4)
-            hasher.combine(value)
-        case .object(let value):
-            hasher.combine(5)
-            hasher.combine(value)
+        enum Step {
+            case value(JSONValue)
+            case key(String)
+        }
+        var pending: [Step] = []
+        var step = Step.value(self)
+        while true {
+            switch step {
+            case .key(let key):
+                hasher.combine(key)
+            case .value(.null):
+                hasher.combine(0)
+            case .value(.bool(let value)):
+                hasher.combine(1)
+                hasher.combine(value)
+            case .value(.number(let text)):
+                hasher.combine(2)
+                hasher.combine(NumberKey(text))
+            case .value(.string(let value)):
+                hasher.combine(3)
+                hasher.combine(value)
+            case .value(.array(let elements)):
+                hasher.combine(4)
+                hasher.combine(elements.count)
+                for element in elements.reversed() { pending.append(.value(element)) }
+            case .value(.object(let object)):
+                hasher.combine(5)
+                hasher.combine(object.count)
+                for member in object.sorted(by: { $0.key < $1.key }).reversed() {
+                    pending.append(.value(member.value))
+                    pending.append(.key(member.key))
+                }
+            }
+            guard let next = pending.popLast() else { return }
+            step = next
         }
     }
 }
@@ -370,6 +414,8 @@ struct NumberKey: Hashable {
         }
         var explicitExponent = 0
         if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            // An exponent past `Int`'s range (valid JSON: `1e99999999999999999999`) keeps the
+            // text as it is, as does one whose sum with the digits' shift would overflow below.
             guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)) else {
                 other = text
                 return
@@ -390,6 +436,12 @@ struct NumberKey: Hashable {
             digits.removeLast()
             trailingZeros += 1
         }
-        exponent = explicitExponent - fractionDigits + trailingZeros
+        let (shifted, overflowed) = explicitExponent.subtractingReportingOverflow(fractionDigits - trailingZeros)
+        guard !overflowed else {
+            digits = []
+            other = text
+            return
+        }
+        exponent = shifted
     }
 }

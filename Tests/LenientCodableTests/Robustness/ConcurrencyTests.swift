@@ -37,6 +37,88 @@ import Testing
         }
     }
 
+    /// Eight threads register converters on one shared decoder and encoder at once, through the
+    /// spelling the docs show (`decoder.options.converters.register`): a registration made in
+    /// place is one step under the coder's lock, so none is lost.
+    @Test func registrationsFromEightThreadsAtOnceAreAllKept() async throws {
+        enum Slot0 {}
+        enum Slot1 {}
+        enum Slot2 {}
+        enum Slot3 {}
+        enum Slot4 {}
+        enum Slot5 {}
+        enum Slot6 {}
+        enum Slot7 {}
+        let register: [@Sendable (LenientJSONDecoder, LenientJSONEncoder) -> Void] = [
+            Self.registrar(Slot0.self), Self.registrar(Slot1.self), Self.registrar(Slot2.self),
+            Self.registrar(Slot3.self), Self.registrar(Slot4.self), Self.registrar(Slot5.self),
+            Self.registrar(Slot6.self), Self.registrar(Slot7.self),
+        ]
+        for _ in 0..<25 {
+            let decoder = LenientJSONDecoder()
+            let encoder = LenientJSONEncoder()
+            await withTaskGroup(of: Void.self) { group in
+                for slot in register.indices {
+                    group.addTask {
+                        register[slot](decoder, encoder)
+                        decoder.userInfo[CodingUserInfoKey(rawValue: "slot\(slot)")!] = slot
+                    }
+                }
+            }
+            #expect(
+                try decoder.decode([Tagged<Slot0>].self, from: "[0]") == [Tagged(tag: "decoded")])
+            let decoded = try decoder.decode(
+                AllSlots<Slot0, Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7>.self, from: "[0,0,0,0,0,0,0,0]")
+            #expect(decoded.tags == Array(repeating: "decoded", count: 8))
+            let encoded = try encoder.encode(
+                AllSlots<Slot0, Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7>(tags: Array(repeating: "x", count: 8)))
+            #expect(
+                String(decoding: encoded, as: UTF8.self)
+                    == #"["encoded","encoded","encoded","encoded","encoded","encoded","encoded","encoded"]"#)
+            #expect(decoder.userInfo.count == 8)
+        }
+    }
+
+    private static func registrar<Slot>(_: Slot.Type) -> @Sendable (LenientJSONDecoder, LenientJSONEncoder) -> Void {
+        { decoder, encoder in
+            decoder.options.converters.register(Tagged<Slot>.self) { _ in Tagged(tag: "decoded") }
+            encoder.converters.register(Tagged<Slot>.self) { _ in "encoded" }
+        }
+    }
+
+    /// A value of its own type per slot, so that each thread registers a different converter.
+    struct Tagged<Slot>: Codable, Equatable {
+        var tag: String
+    }
+
+    struct AllSlots<A, B, C, D, E, F, G, H>: Codable {
+        var tags: [String]
+
+        init(tags: [String]) { self.tags = tags }
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            tags = [
+                try container.decode(Tagged<A>.self).tag, try container.decode(Tagged<B>.self).tag,
+                try container.decode(Tagged<C>.self).tag, try container.decode(Tagged<D>.self).tag,
+                try container.decode(Tagged<E>.self).tag, try container.decode(Tagged<F>.self).tag,
+                try container.decode(Tagged<G>.self).tag, try container.decode(Tagged<H>.self).tag,
+            ]
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(Tagged<A>(tag: tags[0]))
+            try container.encode(Tagged<B>(tag: tags[1]))
+            try container.encode(Tagged<C>(tag: tags[2]))
+            try container.encode(Tagged<D>(tag: tags[3]))
+            try container.encode(Tagged<E>(tag: tags[4]))
+            try container.encode(Tagged<F>(tag: tags[5]))
+            try container.encode(Tagged<G>(tag: tags[6]))
+            try container.encode(Tagged<H>(tag: tags[7]))
+        }
+    }
+
     /// The first decodes of a mapped model, in eight tasks at once, each learn the order in which
     /// the model asks for its keys, and one of them shares it with the decodes after it; half the
     /// objects ask in another order.
