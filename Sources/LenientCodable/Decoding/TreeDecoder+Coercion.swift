@@ -59,7 +59,8 @@ extension TreeDecoder {
         if tree[index].kind == .null { return typeMismatch(type, at: index, path: path) }
         return DecodingError.typeMismatch(
             type,
-            .init(codingPath: path.path, debugDescription: "Cannot coerce \(describeFound(at: index)) to \(type)."))
+            .init(
+                codingPath: errorPath(path), debugDescription: "Cannot coerce \(describeFound(at: index)) to \(type)."))
     }
 
     /// Whether the value counts as `null` for a type: `null` itself, or (for types other than
@@ -220,7 +221,7 @@ extension TreeDecoder {
         throw DecodingError.typeMismatch(
             Date.self,
             .init(
-                codingPath: path.path,
+                codingPath: errorPath(path),
                 debugDescription: "Cannot read \(describeFound(at: index)) as a date in any of: \(tried)."))
     }
 

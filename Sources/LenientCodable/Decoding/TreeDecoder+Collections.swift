@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /// Arrays and sets that the lenient decoder reads element by element, leaving out the elements
 /// that fail, and builds from a single value where the JSON has no array.
 protocol LenientCollection {
@@ -36,6 +38,9 @@ extension TreeDecoder {
         var child = index + 1
         var position = 0
         let box = PathBox(path)
+        let elides = options.dropsInvalidElements && !elidesErrorPaths && TreeDecoder.isPlainScalar(Element.self)
+        if elides { elidesErrorPaths = true }
+        defer { if elides { elidesErrorPaths = false } }
         while child < end {
             let elementPath = box.appending(index: position)
             let mark = reportMark
@@ -48,6 +53,16 @@ extension TreeDecoder {
             child = tree.next(after: child)
             position += 1
         }
+    }
+
+    /// Whether decoding the type runs no code but the decoder's own (registered converters aside,
+    /// which never see the decoder's errors): its errors cannot be seen before an enclosing lossy
+    /// collection catches them.
+    static func isPlainScalar(_ type: Any.Type) -> Bool {
+        type == Int.self || type == String.self || type == Double.self || type == Bool.self || type == Int64.self
+            || type == Float.self || type == UInt.self || type == Int32.self || type == UInt64.self
+            || type == Int16.self || type == UInt32.self || type == Int8.self || type == UInt8.self
+            || type == UInt16.self || type == Decimal.self
     }
 
     /// Records an element left out of a collection: `.rejected` when its hook refused it,

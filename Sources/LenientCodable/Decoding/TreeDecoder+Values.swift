@@ -166,13 +166,13 @@ extension TreeDecoder {
             return DecodingError.valueNotFound(
                 type,
                 .init(
-                    codingPath: path.path,
+                    codingPath: errorPath(path),
                     debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
         return DecodingError.typeMismatch(
             type,
             .init(
-                codingPath: path.path,
+                codingPath: errorPath(path),
                 debugDescription: "Expected to decode \(type) but found \(TreeDecoder.describe(node.kind)) instead."))
     }
 
@@ -180,7 +180,7 @@ extension TreeDecoder {
     func numberOutOfRange(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         DecodingError.dataCorrupted(
             .init(
-                codingPath: path.path,
+                codingPath: errorPath(path),
                 debugDescription: "Parsed JSON number <\(tree.numberText(at: index))> does not fit in \(type)."))
     }
 
@@ -365,7 +365,8 @@ extension TreeDecoder {
             let text = try unwrapString(at: index, path: path)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: path.path, debugDescription: "Expected date string to be ISO8601-formatted."))
+                    .init(
+                        codingPath: errorPath(path), debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return date
         #if canImport(Darwin)
@@ -375,7 +376,7 @@ extension TreeDecoder {
             guard let date = formatter.date(from: text) else {
                 throw DecodingError.dataCorrupted(
                     .init(
-                        codingPath: path.path,
+                        codingPath: errorPath(path),
                         debugDescription: "Date string does not match format expected by formatter."))
             }
             return date
@@ -395,7 +396,7 @@ extension TreeDecoder {
             let text = try unwrapString(at: index, path: path)
             guard let data = Data(base64Encoded: text) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: path.path, debugDescription: "Encountered Data is not valid Base64."))
+                    .init(codingPath: errorPath(path), debugDescription: "Encountered Data is not valid Base64."))
             }
             return data
         case .custom(let closure):
@@ -417,6 +418,6 @@ extension TreeDecoder {
                 return url
             }
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: "Invalid URL string."))
+        throw DecodingError.dataCorrupted(.init(codingPath: errorPath(path), debugDescription: "Invalid URL string."))
     }
 }

@@ -51,6 +51,23 @@ final class TreeDecoder: Decoder {
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
+    /// Set while the lenient decoder decodes an element of a plain scalar type (no user code
+    /// runs) whose failure only drops it: the error is caught and reported under the element's
+    /// path, so it is built without the coding path, which would cost the path's depth for every
+    /// bad element (300 000 bad integers at depth 500 took 150 million key copies).
+    @exclusivity(unchecked) var elidesErrorPaths = false
+
+    /// The coding path for an error at `path`: empty while ``elidesErrorPaths`` is set.
+    @inline(__always)
+    func errorPath(_ path: CodingPathNode) -> [any CodingKey] {
+        guard !elidesErrorPaths else { return [] }
+        let keys = path.path
+        errorPathKeys &+= keys.count
+        return keys
+    }
+
+    /// How many keys the errors built so far hold: the work that paths cost, for tests.
+    @exclusivity(unchecked) var errorPathKeys = 0
 
     /// A model's key plan for one coding-key type, with the key order this decode follows.
     /// Copied for every keyed container, so it holds no reference that needs counting: plans

@@ -117,6 +117,36 @@ import Testing
         #expect(comment.scores?.count == 20_000)
     }
 
+    // MARK: Paths
+
+    final class Chain: Decodable {
+        var next: Chain?
+        var values: [Int]?
+        var names: Set<String>?
+    }
+
+    /// Every bad element of a lossy collection is dropped; its error must not cost the depth of its path, or
+    /// 300 000 bad integers at depth 500 cost 150 million key copies (9.9 s).
+    @Test(arguments: [1, 300])
+    func droppedElementsCostNoWorkPerLevel(depth: Int) throws {
+        let bad = Array(repeating: #""x""#, count: 20_000).joined(separator: ",")
+        let document =
+            String(repeating: #"{"next":"#, count: depth) + #"{"values":[1,\#(bad),2],"names":[{},"a",[]]}"#
+            + String(repeating: "}", count: depth)
+        let counted = try LenientJSONDecoder().decode(Counted<Chain>.self, from: document)
+        #expect(counted.decoder.errorPathKeys < document.utf8.count / 100)
+        var leaf = counted.value
+        while let next = leaf.next { leaf = next }
+        #expect(leaf.values == [1, 2])
+        #expect(leaf.names == ["a"])
+        // With a report, each dropped element is reported once, at its own path.
+        let (_, report) = try LenientJSONDecoder().decodeWithReport(Chain.self, from: document)
+        #expect(report.issues(ofKind: .droppedElement).count == 20_002)
+        let prefix = String(repeating: "next.", count: depth)
+        #expect(report.issues.first?.path == prefix + "values[1]")
+        #expect(report.issues.last?.path == prefix + "names[2]")
+    }
+
     class Shape: Decodable, PolymorphicDecodable {
         var children: [Shape]?
         static func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
