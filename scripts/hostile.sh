@@ -27,10 +27,12 @@ declare -A sizes=(
     [hooked]="50000 500000 5000000"
     [unhooked]="50000 500000 5000000"
     [polymorphic]="50000 500000 5000000"
+    [paths]="3000 30000 300000"
+    [reportpaths]="3000 30000 300000"
 )
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
-    cases=(whitespace document nesting digits key keys string truncation strings hookstack hooked unhooked polymorphic)
+    cases=(whitespace document nesting digits key keys string truncation strings hookstack hooked unhooked polymorphic paths reportpaths)
 fi
 
 status=0

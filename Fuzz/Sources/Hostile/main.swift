@@ -45,6 +45,12 @@ final class Russian: Decodable, DecodingHooks {
     static func willDecode(_ json: JSONValue) throws -> JSONValue { ["child": json] }
 }
 
+/// A chain of objects, for deep paths.
+final class Chain: Decodable {
+    var next: Chain?
+    var values: [Int]?
+}
+
 /// A class hierarchy chosen by a field.
 class Shape: Decodable, PolymorphicDecodable {
     var children: [Shape]?
@@ -67,7 +73,7 @@ let arguments = CommandLine.arguments
 guard arguments.count == 3, let size = Int(arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation|strings|hookstack|hooked|unhooked|polymorphic> <size>\n"
+            "usage: hostile <whitespace|document|nesting|digits|key|keys|string|truncation|strings|hookstack|hooked|unhooked|polymorphic|paths|reportpaths> <size>\n"
                 .utf8))
     exit(2)
 }
@@ -266,6 +272,20 @@ case "polymorphic":
         let shape = try lenient.decode(Shape.self, from: input)
         _ = try strict.decode(Shape.self, from: input)
         return "value \(shape is Group)"
+    }
+case "paths", "reportpaths":
+    // `size` bad integers in a list 500 levels deep: each is dropped, and each drop's path is 500 keys long.
+    let bad = Array(repeating: #""x""#, count: size).joined(separator: ",")
+    let input = Data(
+        (String(repeating: #"{"next":"#, count: 500) + #"{"values":[\#(bad)]}"# + String(repeating: "}", count: 500))
+            .utf8)
+    measure(input, expect: "value") {
+        if name == "paths" {
+            _ = try lenient.decode(Chain.self, from: input)
+            return "value"
+        }
+        let (_, report) = try lenient.decodeWithReport(Chain.self, from: input)
+        return "value, \(report.issues.count) issues"
     }
 default:
     print("unknown case \(name)")
