@@ -164,5 +164,8 @@ extension Suite {
             ("twitter-mapped", twitterMapped),
             ("messy", messy),
         ]
+            + smallSuiteNames.map { name in
+                (name, { try smallSuites().first { $0.name == name }! })
+            }
     }
 }

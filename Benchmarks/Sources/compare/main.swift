@@ -3,14 +3,15 @@
 
 // Compares LenientCodable with Foundation in one process on the corpus documents and their variants:
 //
-//     swift run -c release --package-path Benchmarks compare [--iterations N] [--corpus NAME]...
+//     swift run -c release --package-path Benchmarks compare [--iterations N] [--corpus NAME]... [--cold]
 
 import Foundation
 
 let usage = """
-    usage: compare [--iterations N] [--corpus NAME]...
+    usage: compare [--iterations N] [--corpus NAME]... [--cold]
       --iterations N   measured rounds per corpus (default: as many as fit in about 35 seconds, 10 to 300)
       --corpus NAME    measure only this suite; repeatable (\(Suite.all.map(\.name).joined(separator: ", ")))
+      --cold           also run cold-start and cold-start-large (built beside compare), after the suites
     """
 
 func fail(_ message: String) -> Never {
@@ -20,6 +21,7 @@ func fail(_ message: String) -> Never {
 
 var runner = Runner()
 var selected: [String] = []
+var runsCold = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -32,6 +34,8 @@ while let argument = arguments.popFirst() {
         guard let name = arguments.popFirst() else { fail("--corpus needs a name") }
         guard Suite.all.contains(where: { $0.name == name }) else { fail("no suite named \(name)") }
         selected.append(name)
+    case "--cold":
+        runsCold = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -71,3 +75,23 @@ report.printTable()
 report.printParseThroughput()
 report.printVariantRatios()
 report.printResultLines()
+
+/// Runs one of the cold-start executables that sit beside this one, printing what it prints.
+func runCold(_ name: String) {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = directory.appendingPathComponent(name)
+    do {
+        try process.run()
+        process.waitUntilExit()
+    } catch {
+        log("cannot run \(name): \(error); build it with `swift build -c release --package-path Benchmarks`")
+    }
+}
+
+if runsCold {
+    print()
+    runCold("cold-start")
+    print()
+    runCold("cold-start-large")
+}
