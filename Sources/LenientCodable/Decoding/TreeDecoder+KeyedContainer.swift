@@ -250,7 +250,7 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if plan?.hasTransforms == true { return try decodeValueOfTransformingType(type, forKey: key, body) }
+            if plan?.hasPropertyRules == true { return try decodeValueWithRules(type, forKey: key, body) }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
@@ -358,7 +358,7 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if plan?.hasTransforms == true { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
+            if plan?.hasPropertyRules == true { return try decodeOptionalWithRules(type, forKey: key, body) }
             guard let index = valueIndex(forKey: key) else { return nil }
             // Before the path is built: most optional properties of real documents are null.
             if decoder.tree[index].kind == .null { return nil }
@@ -398,16 +398,23 @@ extension TreeDecoder {
             }
         }
 
-        // MARK: Transforms
+        // MARK: Property rules
 
-        /// A non-optional property of a type that declares transforms, apart so that the code
-        /// inlined for every property of every type stays a test of one Bool.
+        /// A non-optional property of a type that declares transforms or required properties,
+        /// apart so that the code inlined for every property of every type stays a test of one Bool.
         @inline(never)
-        private func decodeValueOfTransformingType<T>(
+        private func decodeValueWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
+            let name = key.stringValue
+            // In `.strict` a non-optional property is required already, with Foundation's errors.
+            let isRequired = decoder.isLenient && plan?.isRequired(name) == true
+            if let transform = plan?.transform(for: name) {
+                return try decodeTransformedValue(type, forKey: key, transform: transform, isRequired: isRequired, body)
+            }
+            if isRequired {
+                guard let index = valueIndex(forKey: key) else { throw requiredKeyNotFound(key) }
+                return try Self.decodeRequired(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
             }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
@@ -415,27 +422,64 @@ extension TreeDecoder {
             return try decodeValueLeniently(type, forKey: key, body)
         }
 
-        /// An optional property of a type that declares transforms.
+        /// An optional property of a type that declares transforms or required properties.
         @inline(never)
-        private func decodeOptionalOfTransformingType<T>(
+        private func decodeOptionalWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
+            let name = key.stringValue
+            let isRequired = plan?.isRequired(name) == true
+            if let transform = plan?.transform(for: name) {
+                return try decodeTransformedOptional(
+                    type, forKey: key, transform: transform, isRequired: isRequired, body)
             }
-            guard let index = valueIndex(forKey: key) else { return nil }
-            return try Self.decodeFoundOptional(
-                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+            guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
+                return nil
+            }
+            let path = pathBox.appending(key)
+            if isRequired { return try Self.decodeRequired(type, decoder: decoder, index: index, path: path, body) }
+            return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: path, body)
+        }
+
+        /// A present required property: `null` (or, in `.lenient`, a null-like string) fails, and so
+        /// does a value that no coercion makes valid; nothing is defaulted.
+        private static func decodeRequired<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let isNull =
+                decoder.isLenient ? decoder.isNullish(at: index, for: T.self) : decoder.tree[index].kind == .null
+            if isNull {
+                throw DecodingError.valueNotFound(
+                    T.self,
+                    .init(
+                        codingPath: path.path,
+                        debugDescription:
+                            "Found \(decoder.describeFound(at: index)) for a required property; expected \(T.self)."))
+            }
+            return try body(decoder, index, path)
+        }
+
+        @inline(never)
+        private func requiredKeyNotFound(_ key: Key) -> DecodingError {
+            guard case .keyNotFound(let missing, let context) = keyNotFound(key) else { return keyNotFound(key) }
+            return DecodingError.keyNotFound(
+                missing,
+                .init(
+                    codingPath: context.codingPath,
+                    debugDescription: context.debugDescription + " The property is required."))
         }
 
         /// A non-optional property whose type declares a transform of its JSON: the transformed JSON
         /// is decoded from a tree of its own, with the usual lenient treatment.
         @inline(never)
         private func decodeTransformedValue<T>(
-            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ type: T.Type, forKey key: Key, transform: JSONTransform, isRequired: Bool,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
                 guard decoder.isLenient else { throw keyNotFound(key) }
                 return try missingValue(T.self, forKey: key)
             }
@@ -445,7 +489,8 @@ extension TreeDecoder {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
-                guard decoder.isLenient, decoder.options.defaultsInvalidValues, let value = defaultValue(of: T.self)
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
+                    let value = defaultValue(of: T.self)
                 else { throw failure }
                 decoder.record(
                     .defaulted, path: path, found: index,
@@ -457,6 +502,7 @@ extension TreeDecoder {
             ) {
                 inner in
                 guard inner.isLenient else { return try body(inner, 0, path) }
+                if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
             }
         }
@@ -464,17 +510,20 @@ extension TreeDecoder {
         /// An optional property whose type declares a transform of its JSON.
         @inline(never)
         private func decodeTransformedOptional<T>(
-            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ type: T.Type, forKey key: Key, transform: JSONTransform, isRequired: Bool,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            guard let index = valueIndex(forKey: key) else { return nil }
+            guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
+                return nil
+            }
             let path = pathBox.appending(key)
             let json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
-                guard decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
                 decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
                 return nil
             }
@@ -482,7 +531,8 @@ extension TreeDecoder {
                 of: json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
                 inner in
-                try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+                if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
+                return try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
             }
         }
 

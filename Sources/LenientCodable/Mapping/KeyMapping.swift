@@ -118,6 +118,32 @@ public protocol KeyMapping {
     /// `EncodingError.invalidValue` at the property's path. A name that is not a coding key of the
     /// type is a ``KeyMappingError``.
     static var encodingTransforms: [String: JSONTransform] { get }
+
+    /// The properties that are never defaulted, by coding key: a lenient decoder must not invent
+    /// their value.
+    ///
+    /// A required property that is missing, `null` (or a null-like string such as `"<null>"`), or
+    /// invalid after every coercion makes its whole value fail, in every mode: the error is thrown
+    /// at the top level, the element is dropped (and reported as
+    /// ``DecodingIssue/Kind/droppedElement``) in a lenient collection, and an optional holding the
+    /// value becomes `nil`. Coercions still apply: `"12"` decodes as `12`.
+    ///
+    /// ```swift
+    /// struct Item: Codable, KeyMapping {
+    ///     var sku: String
+    ///     var price: Int
+    ///
+    ///     static let requiredProperties: Set<String> = ["sku", "price"]
+    /// }
+    /// // {"sku": "b", "price": "twelve"} throws instead of decoding a free item;
+    /// // in [Item], that element is dropped and reported.
+    /// ```
+    ///
+    /// A required optional property must be present and not `null` as well; an invalid value
+    /// fails instead of becoming `nil`. Required wins over ``DeclaredDefaults``. The set applies
+    /// only under ``LenientJSONDecoder``; a name that is not a coding key of the type is a
+    /// ``KeyMappingError``.
+    static var requiredProperties: Set<String> { get }
 }
 
 extension KeyMapping {
@@ -135,6 +161,9 @@ extension KeyMapping {
 
     /// No property's encoded JSON is transformed.
     public static var encodingTransforms: [String: JSONTransform] { [:] }
+
+    /// No property is required: every one may take its default in `.lenient`.
+    public static var requiredProperties: Set<String> { [] }
 }
 
 /// A rule that rewrites a property's raw JSON before it is decoded; see

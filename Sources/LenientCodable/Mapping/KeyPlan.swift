@@ -37,12 +37,15 @@ final class KeyPlan: @unchecked Sendable {
     let strategy: KeyStrategy?
     /// The transforms of properties' raw JSON before decoding, by property name.
     private let transforms: [String: JSONTransform]
-    /// Whether any property has a transform; keyed containers of other types skip the lookup.
-    let hasTransforms: Bool
     /// The transforms of properties' encoded JSON, by property name: the inverse of `transforms`.
     private let encodingTransforms: [String: JSONTransform]
     /// Whether any property has an encoding transform; encoding containers of other types skip the lookup.
     let hasEncodingTransforms: Bool
+    /// The properties that are never defaulted, by property name.
+    private let requiredProperties: Set<String>
+    /// Whether any property has a transform or is required: keyed containers of other types test
+    /// this one Bool and take their usual path.
+    let hasPropertyRules: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     /// The order in which the first decode to finish asked for the keys; see ``KeyOrder``.
@@ -54,13 +57,15 @@ final class KeyPlan: @unchecked Sendable {
 
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
-        transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform]
+        transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform],
+        requiredProperties: Set<String>
     ) {
         self.typeName = typeName
+        self.requiredProperties = requiredProperties
+        self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty
         self.entries = entries
         self.strategy = strategy
         self.transforms = transforms
-        self.hasTransforms = !transforms.isEmpty
         self.encodingTransforms = encodingTransforms
         self.hasEncodingTransforms = !encodingTransforms.isEmpty
         let table = UnsafeMutablePointer<KeyTable>.allocate(capacity: 1)
@@ -92,6 +97,11 @@ final class KeyPlan: @unchecked Sendable {
     /// The transform of a property's raw JSON, if the type declares one.
     func transform(for propertyName: String) -> JSONTransform? {
         transforms[propertyName]
+    }
+
+    /// Whether a property is listed in the type's ``KeyMapping/requiredProperties``.
+    func isRequired(_ propertyName: String) -> Bool {
+        !requiredProperties.isEmpty && requiredProperties.contains(propertyName)
     }
 
     /// The transform of a property's encoded JSON, if the type declares one.
@@ -169,8 +179,9 @@ final class KeyPlan: @unchecked Sendable {
         let codedProperties = mapped.codedProperties
         let transforms = mapped.decodingTransforms
         let encodingTransforms = mapped.encodingTransforms
+        let requiredProperties = mapped.requiredProperties
         if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty
-            && encodingTransforms.isEmpty
+            && encodingTransforms.isEmpty && requiredProperties.isEmpty
         {
             return nil
         }
@@ -226,9 +237,25 @@ final class KeyPlan: @unchecked Sendable {
                         "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
             }
         }
+        var ownRequired: Set<String> = []
+        for propertyName in requiredProperties.sorted() {
+            guard Key(stringValue: propertyName) != nil else {
+                // A subclass may list its superclass's properties, which its own coding keys lack.
+                if ownsKeys && inherited[propertyName] == nil && !(model is AnyClass) {
+                    throw KeyMappingError(
+                        typeName: typeName, propertyName: propertyName,
+                        problem:
+                            "is a required property but names no property of \(typeName) (no coding key \"\(propertyName)\")"
+                    )
+                }
+                continue
+            }
+            ownRequired.insert(propertyName)
+        }
         return KeyPlan(
             typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
-            transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms))
+            transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms),
+            requiredProperties: ownRequired)
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
