@@ -400,19 +400,25 @@ extension TreeDecoder {
 
         // MARK: Property rules
 
-        /// A non-optional property of a type that declares transforms or required properties,
-        /// apart so that the code inlined for every property of every type stays a test of one Bool.
+        /// A non-optional property of a type that declares transforms, required properties or
+        /// declared defaults, apart so that the code inlined for every property of every type stays a test of one Bool.
         @inline(never)
         private func decodeValueWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             let name = key.stringValue
-            // In `.strict` a non-optional property is required already, with Foundation's errors.
-            let isRequired = decoder.isLenient && plan?.isRequired(name) == true
-            if let transform = plan?.transform(for: name) {
-                return try decodeTransformedValue(type, forKey: key, transform: transform, isRequired: isRequired, body)
+            let isRequired = plan?.isRequired(name) == true
+            if !isRequired && plan?.hasDeclaredDefault(name) == true {
+                return try decodeValueWithDeclaredDefault(
+                    type, forKey: key, transform: plan?.transform(for: name), body)
             }
-            if isRequired {
+            // In `.strict` a non-optional property is required already, with Foundation's errors.
+            let isLenientlyRequired = isRequired && decoder.isLenient
+            if let transform = plan?.transform(for: name) {
+                return try decodeTransformedValue(
+                    type, forKey: key, transform: transform, isRequired: isLenientlyRequired, body)
+            }
+            if isLenientlyRequired {
                 guard let index = valueIndex(forKey: key) else { throw requiredKeyNotFound(key) }
                 return try Self.decodeRequired(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
             }
@@ -420,6 +426,55 @@ extension TreeDecoder {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
             return try decodeValueLeniently(type, forKey: key, body)
+        }
+
+        /// A non-optional property of a ``DeclaredDefaults`` type: missing or null (in any mode) or
+        /// invalid (in `.lenient`), it takes its value in `Self()`. The stored default is cast to
+        /// `T` only then.
+        private func decodeValueWithDeclaredDefault<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform?,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let name = key.stringValue
+            guard let index = valueIndex(forKey: key) else {
+                if let value = plan?.declaredDefault(for: name, as: T.self) {
+                    if !isIgnored(key) {
+                        decoder.record(
+                            .defaulted, path: pathBox.appending(key), found: nil,
+                            "Missing value; used the declared default \(TreeDecoder.describeDefault(value)).")
+                    }
+                    return value
+                }
+                guard decoder.isLenient else { throw keyNotFound(key) }
+                return try missingValue(T.self, forKey: key)
+            }
+            let path = pathBox.appending(key)
+            if decoder.isNullish(at: index, for: T.self), let value = plan?.declaredDefault(for: name, as: T.self) {
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Found \(decoder.describeFound(at: index)); used the declared default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
+            if let transform {
+                return try decodeTransformedValue(type, forKey: key, transform: transform, isRequired: false, body)
+            }
+            guard decoder.isLenient else { return try body(decoder, index, path) }
+            if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                guard let value = plan?.declaredDefault(for: name, as: T.self) else {
+                    return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
+                }
+                decoder.rollbackReport(to: mark)
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the declared default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
         }
 
         /// An optional property of a type that declares transforms or required properties.

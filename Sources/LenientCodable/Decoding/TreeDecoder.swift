@@ -280,10 +280,10 @@ final class TreeDecoder: Decoder {
     }
 
     /// The key plan for a keyed container that the current model asks for, and its key order;
-    /// `nil` when the model does not conform to ``KeyMapping``, and an entry without a plan when
+    /// `nil` when the model conforms to neither ``KeyMapping`` nor ``DeclaredDefaults``, and an entry without a plan when
     /// its mapping is empty.
     func plan<Key: CodingKey>(for keys: Key.Type) throws -> PlanEntry? {
-        guard let model = currentType, traits(of: model).isKeyMapped else { return nil }
+        guard let model = currentType, traits(of: model).hasKeyPlan else { return nil }
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan }

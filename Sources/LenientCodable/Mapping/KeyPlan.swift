@@ -43,8 +43,12 @@ final class KeyPlan: @unchecked Sendable {
     let hasEncodingTransforms: Bool
     /// The properties that are never defaulted, by property name.
     private let requiredProperties: Set<String>
-    /// Whether any property has a transform or is required: keyed containers of other types test
-    /// this one Bool and take their usual path.
+    /// The values of the type's properties in `Self()`, by coding key, when it conforms to
+    /// ``DeclaredDefaults``; shared with the process-wide store, read only on a missing, null or
+    /// invalid value.
+    private let declaredDefaults: [String: Any]
+    /// Whether any property has a transform, is required or has a declared default: keyed
+    /// containers of other types test this one Bool and take their usual path.
     let hasPropertyRules: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
@@ -58,11 +62,12 @@ final class KeyPlan: @unchecked Sendable {
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
         transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform],
-        requiredProperties: Set<String>
+        requiredProperties: Set<String>, declaredDefaults: [String: Any]
     ) {
         self.typeName = typeName
         self.requiredProperties = requiredProperties
-        self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty
+        self.declaredDefaults = declaredDefaults
+        self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty || !declaredDefaults.isEmpty
         self.entries = entries
         self.strategy = strategy
         self.transforms = transforms
@@ -102,6 +107,18 @@ final class KeyPlan: @unchecked Sendable {
     /// Whether a property is listed in the type's ``KeyMapping/requiredProperties``.
     func isRequired(_ propertyName: String) -> Bool {
         !requiredProperties.isEmpty && requiredProperties.contains(propertyName)
+    }
+
+    /// The value a property has in the type's `Self()`, when the type conforms to
+    /// ``DeclaredDefaults`` and it is of the type asked for.
+    func hasDeclaredDefault(_ propertyName: String) -> Bool {
+        !declaredDefaults.isEmpty && declaredDefaults[propertyName] != nil
+    }
+
+    /// The value a property has in the type's `Self()`, cast to the type asked for: only when a
+    /// value is missing, null or invalid.
+    func declaredDefault<T>(for propertyName: String, as type: T.Type) -> T? {
+        declaredDefaults.isEmpty ? nil : declaredDefaults[propertyName] as? T
     }
 
     /// The transform of a property's encoded JSON, if the type declares one.
@@ -150,8 +167,8 @@ final class KeyPlan: @unchecked Sendable {
     private static let cacheLock = NSLock()
     nonisolated(unsafe) private static var cache: [CacheKey: Result<KeyPlan?, KeyMappingError>] = [:]
 
-    /// The plan of a model type for a coding-key type, or `nil` when the type does not conform
-    /// to ``KeyMapping`` or maps nothing.
+    /// The plan of a model type for a coding-key type, or `nil` when the type conforms to neither
+    /// ``KeyMapping`` nor ``DeclaredDefaults``, or maps and declares nothing.
     ///
     /// - Throws: ``KeyMappingError`` when the mapping names a property the type does not have,
     ///   or an empty key.
@@ -173,15 +190,17 @@ final class KeyPlan: @unchecked Sendable {
     }
 
     private static func build<Key: CodingKey>(for model: Any.Type, keys: Key.Type) throws(KeyMappingError) -> KeyPlan? {
-        guard let mapped = model as? any KeyMapping.Type else { return nil }
-        let mapping = mapped.keyMapping
-        let strategy = mapped.keyStrategy
-        let codedProperties = mapped.codedProperties
-        let transforms = mapped.decodingTransforms
-        let encodingTransforms = mapped.encodingTransforms
-        let requiredProperties = mapped.requiredProperties
+        let declaredDefaults = DeclaredDefaultsStore.defaults(of: model) ?? [:]
+        let mapped = model as? any KeyMapping.Type
+        guard mapped != nil || !declaredDefaults.isEmpty else { return nil }
+        let mapping = mapped?.keyMapping ?? [:]
+        let strategy = mapped?.keyStrategy
+        let codedProperties = mapped?.codedProperties
+        let transforms = mapped?.decodingTransforms ?? [:]
+        let encodingTransforms = mapped?.encodingTransforms ?? [:]
+        let requiredProperties = mapped?.requiredProperties ?? []
         if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty
-            && encodingTransforms.isEmpty && requiredProperties.isEmpty
+            && encodingTransforms.isEmpty && requiredProperties.isEmpty && declaredDefaults.isEmpty
         {
             return nil
         }
@@ -255,7 +274,7 @@ final class KeyPlan: @unchecked Sendable {
         return KeyPlan(
             typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
             transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms),
-            requiredProperties: ownRequired)
+            requiredProperties: ownRequired, declaredDefaults: declaredDefaults)
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
