@@ -124,7 +124,7 @@ extension TreeDecoder {
         }
 
         @inline(__always)
-        private func exactValueIndex(named name: String) -> Int? {
+        func exactValueIndex(named name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
             if convertsFromSnakeCase {
@@ -212,7 +212,7 @@ extension TreeDecoder {
             return DecodingError.keyNotFound(key, .init(codingPath: codingPathNode.path, debugDescription: description))
         }
 
-        private func convertedName(ofKeyAt keyIndex: Int) -> String {
+        func convertedName(ofKeyAt keyIndex: Int) -> String {
             KeyedContainer.convert(
                 decoder.tree.string(at: keyIndex), strategy: decoder.settings.keyDecodingStrategy, path: codingPathNode)
         }
@@ -725,11 +725,16 @@ extension TreeDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            try decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+            let superDecoder = decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+            // How an `UnknownKeys` property, decoding through its static type, reaches this
+            // container: see `KeyedDecodingContainer.decode(_:forKey:)` in UnknownKeys.swift.
+            let container = self
+            superDecoder.unknownKeysCollector = { name in container.collectUnknownKeys(excluding: name) }
+            return superDecoder
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
-            try decoderForKey(key, valueIndex: valueIndex(forKey: key))
+            decoderForKey(key, valueIndex: valueIndex(forKey: key))
         }
 
         private func valueIndex(forKeyName name: String) -> Int? {
@@ -742,7 +747,7 @@ extension TreeDecoder {
         }
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.
-        private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) throws -> any Decoder {
+        private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) -> TreeDecoder {
             let path = pathBox.appending(key)
             guard let valueIndex else {
                 return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)

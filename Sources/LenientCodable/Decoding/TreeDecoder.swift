@@ -48,6 +48,9 @@ final class TreeDecoder: Decoder {
     /// The JSON values of the containers built for hooks, type choices and transforms, by node;
     /// `nil` until the first is built. See ``sharedJSONValue(at:)``.
     @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+    /// For a super decoder that a keyed container handed out: collects the members of the
+    /// container's object that no property reads, for an ``UnknownKeys`` property of the given name.
+    var unknownKeysCollector: ((String) -> UnknownKeys)?
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0

@@ -92,6 +92,9 @@ struct EncodedNode {
 /// access, and an array property a uniqueness check on every write, which together used to
 /// outweigh the work of storing a number.
 final class EncodingTree {
+    /// The members of ``UnknownKeys`` properties, by the object node they belong to, written
+    /// once the object's value has encoded its properties; innermost last.
+    var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
