@@ -189,7 +189,7 @@ extension TreeDecoder {
 
         private func recordFallback(_ key: Key, found: [KeyBytes], tried: [[KeyBytes]]) {
             guard let report = decoder.report else { return }
-            let spell = { (path: [KeyBytes]) in "\"" + path.map(\.text).joined(separator: ".") + "\"" }
+            let spell = { (path: [KeyBytes]) in "\"" + KeyBytes.spelled(path) + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
                 .keyFallback, path: pathBox.appending(key),
@@ -206,7 +206,7 @@ extension TreeDecoder {
         func keyNotFound(_ key: Key) -> DecodingError {
             var description = "No value associated with key \(key) (\"\(key.stringValue)\")."
             if case .sources(let sources)? = plan?.entry(for: key.stringValue) {
-                let tried = sources.map { "\"" + $0.map(\.text).joined(separator: ".") + "\"" }.joined(separator: ", ")
+                let tried = sources.map { "\"" + KeyBytes.spelled($0) + "\"" }.joined(separator: ", ")
                 description = "No value for key \"\(key.stringValue)\"; tried \(tried)."
             }
             return DecodingError.keyNotFound(key, .init(codingPath: codingPathNode.path, debugDescription: description))

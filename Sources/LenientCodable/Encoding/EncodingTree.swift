@@ -375,6 +375,27 @@ final class EncodingTree {
         appendNode(EncodedNode())
     }
 
+    /// The element of an array node at a position, for a key path that steps into the array:
+    /// elements before it that nothing wrote yet are `null`, marked as holding nested keys so
+    /// that a later path may still make them objects. The node must be an array.
+    func element(_ position: Int, of array: Int32) -> Int32 {
+        var child = nodes[Int(array)].firstChild
+        var index = 0
+        while child >= 0 {
+            if index == position { return child }
+            child = nodes[Int(child)].nextSibling
+            index += 1
+        }
+        var element = appendElement(to: array)
+        while index < position {
+            setNull(element)
+            nodes[Int(element)].holdsNestedKeys = true
+            element = appendElement(to: array)
+            index += 1
+        }
+        return element
+    }
+
     /// Appends an unset element to an array node and returns it.
     @inline(__always)
     func appendElement(to array: Int32) -> Int32 {

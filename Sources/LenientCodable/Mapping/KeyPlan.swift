@@ -232,11 +232,20 @@ final class KeyPlan: @unchecked Sendable {
                 entries[propertyName] = .ignored
                 continue
             }
-            guard !source.candidates.isEmpty, source.candidates.allSatisfy({ !$0.isEmpty && !$0.contains("") }) else {
+            guard
+                !source.candidates.isEmpty,
+                source.candidates.allSatisfy({ !$0.isEmpty && !$0.contains { $0.index == nil && $0.text.isEmpty } })
+            else {
                 throw KeyMappingError(
                     typeName: typeName, propertyName: propertyName, problem: "has an empty key in \(source)")
             }
-            entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
+            // The container is an object: a path starts with a key.
+            guard source.candidates.allSatisfy({ $0[0].index == nil }) else {
+                throw KeyMappingError(
+                    typeName: typeName, propertyName: propertyName,
+                    problem: "starts with an array index in \(source); a path starts with a key")
+            }
+            entries[propertyName] = .sources(source.candidates)
         }
         // The coded properties and transforms must name properties too, checked by the same rule.
         func ownTransforms(_ transforms: [String: JSONTransform]) throws(KeyMappingError) -> [String: JSONTransform] {
@@ -377,7 +386,10 @@ struct KeyTable {
             case .sources(let sources)?:
                 for path in sources {
                     pathStore.append(Span(start: Int32(keyStore.count), count: Int32(path.count)))
-                    for key in path { keyStore.append(append(key.text)) }
+                    // An array index is a span of count -1 whose start is the index.
+                    for key in path {
+                        keyStore.append(key.index.map { Span(start: Int32($0), count: -1) } ?? append(key.text))
+                    }
                 }
                 slot.paths.count = Int32(sources.count)
                 if sources.count == 1 && sources[0].count == 1 { slot.rename = keyStore[keyStore.count - 1] }
@@ -449,6 +461,14 @@ struct KeyTable {
             var found = true
             for step in 0..<Int(path.count) {
                 let key = keys[Int(path.start) + step]
+                if key.count < 0 {
+                    guard let element = tree.element(Int(key.start), of: current) else {
+                        found = false
+                        break
+                    }
+                    current = element
+                    continue
+                }
                 guard tree[current].kind == .object, let next = tree.findMember(in: current, key: buffer(key)) else {
                     found = false
                     break
@@ -486,14 +506,34 @@ struct KeyTable {
     }
 }
 
-/// A JSON key as UTF-8 bytes, with its text for messages.
-struct KeyBytes: Hashable {
+/// One step of a key path: a JSON key as UTF-8 bytes, with its text for messages, or an index
+/// into an array.
+struct KeyBytes: Hashable, Sendable {
     let text: String
     let utf8: [UInt8]
+    /// The array index of a step into an array; `nil` for a key.
+    let index: Int?
 
     init(_ text: String) {
         self.text = text
         self.utf8 = Array(text.utf8)
+        self.index = nil
+    }
+
+    init(index: Int) {
+        self.text = "[\(index)]"
+        self.utf8 = []
+        self.index = index
+    }
+
+    /// A key path as it is written: `info[1].time`.
+    static func spelled(_ path: some Collection<KeyBytes>) -> String {
+        var text = ""
+        for step in path {
+            if step.index == nil && !text.isEmpty { text += "." }
+            text += step.text
+        }
+        return text
     }
 }
 
