@@ -43,10 +43,12 @@ enum DeclaredDefaultsStore {
     /// Held while a type's defaults are made, so that `init()` runs once per type even when two
     /// decodes meet the type at once; recursive, because an `init()` may itself decode.
     private static let lock = NSRecursiveLock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: [String: Any]] = [:]
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: [String: [Any]]] = [:]
 
-    /// The defaults of a type by coding key, or `nil` when it does not conform.
-    static func defaults(of type: Any.Type) -> [String: Any]? {
+    /// The defaults of a type by coding key, or `nil` when it does not conform. A key may have
+    /// two candidates, the value encoded and the stored property (a wrapper whose container
+    /// overload encodes its wrapped value), tried in that order against the type asked for.
+    static func defaults(of type: Any.Type) -> [String: [Any]]? {
         guard let declaring = type as? any DeclaredDefaults.Type else { return nil }
         let id = ObjectIdentifier(type)
         lock.lock()
@@ -59,20 +61,20 @@ enum DeclaredDefaultsStore {
 
     /// The values of an instance's properties by coding key: what its `encode(to:)` writes at
     /// the top level, then `Mirror`'s children by property name (`_name` for a wrapper).
-    private static func read(_ instance: Any) -> [String: Any] {
-        var values: [String: Any] = [:]
+    private static func read(_ instance: Any) -> [String: [Any]] {
+        var values: [String: [Any]] = [:]
         if let encodable = instance as? any Encodable {
             let capture = DefaultsCapture()
             // A type whose encoding throws still has its Mirror.
             try? encodable.encode(to: capture)
-            values = capture.values
+            values = capture.values.mapValues { [$0] }
         }
         var mirror: Mirror? = Mirror(reflecting: instance)
         while let current = mirror {
             for child in current.children {
                 guard var name = child.label, !name.contains("$") else { continue }
                 if name.hasPrefix("_") { name.removeFirst() }
-                if values[name] == nil { values[name] = child.value }
+                values[name, default: []].append(child.value)
             }
             mirror = current.superclassMirror
         }

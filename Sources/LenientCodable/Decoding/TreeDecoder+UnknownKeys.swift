@@ -66,6 +66,7 @@ extension TreeDecoder.KeyedContainer {
     /// The members that no property but `ownName` reads, in document order; the first of
     /// duplicate keys. They count as read for ``LenientJSONDecoder/Options/reportsUnknownKeys``.
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
+        if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
         let tree = decoder.tree
         let end = Int(tree[objectIndex].end)
         var members: [(key: String, value: JSONValue)] = []

@@ -49,7 +49,7 @@ final class KeyPlan: @unchecked Sendable {
     /// The values of the type's properties in `Self()`, by coding key, when it conforms to
     /// ``DeclaredDefaults``; shared with the process-wide store, read only on a missing, null or
     /// invalid value.
-    private let declaredDefaults: [String: Any]
+    private let declaredDefaults: [String: [Any]]
     /// Whether any property has a transform, is required or has a declared default: keyed
     /// containers of other types test this one Bool and take their usual path.
     let hasPropertyRules: Bool
@@ -65,7 +65,7 @@ final class KeyPlan: @unchecked Sendable {
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
         transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform],
-        requiredProperties: Set<String>, declaredDefaults: [String: Any]
+        requiredProperties: Set<String>, declaredDefaults: [String: [Any]]
     ) {
         self.typeName = typeName
         var mappedMembers: Set<String> = []
@@ -126,7 +126,11 @@ final class KeyPlan: @unchecked Sendable {
     /// The value a property has in the type's `Self()`, cast to the type asked for: only when a
     /// value is missing, null or invalid.
     func declaredDefault<T>(for propertyName: String, as type: T.Type) -> T? {
-        declaredDefaults.isEmpty ? nil : declaredDefaults[propertyName] as? T
+        guard !declaredDefaults.isEmpty, let candidates = declaredDefaults[propertyName] else { return nil }
+        for candidate in candidates {
+            if let value = candidate as? T { return value }
+        }
+        return nil
     }
 
     /// The transform of a property's encoded JSON, if the type declares one.

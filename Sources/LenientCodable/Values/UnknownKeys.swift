@@ -24,8 +24,9 @@
 /// that no other property reads, after key mapping and key strategies: a member that a
 /// ``KeyMapping`` entry names (any of a fallback list, or the first key of a nested key) or that a
 /// property's coding key spells is read; so is a member that loose key matching gives a property.
-/// The property's own key is not special: a member named like it is an unknown key too. Members
-/// come in document order; of duplicate keys the first is kept.
+/// The property's own key is not special: a member named like it is an unknown key too, and a
+/// ``KeyMapping`` entry for the property has no effect but ``KeySource/ignored`` (which leaves it
+/// empty and unwritten). Members come in document order; of duplicate keys the first is kept.
 ///
 /// ``LenientJSONEncoder`` writes the members back into the same object, after the properties;
 /// a member whose key a property has written is left out (the property wins).

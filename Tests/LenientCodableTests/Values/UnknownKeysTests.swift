@@ -28,6 +28,12 @@ import Testing
         var rest = UnknownKeys()
     }
 
+    struct Ignoring: Codable, Equatable, KeyMapping {
+        var id: Int
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["extras": .ignored]
+    }
+
     static let modes: [LenientJSONDecoder.Options] = [.lenient, .strict]
     static let profileJSON = #"{"id":1,"theme":"dark","name":"Ada","beta":true,"tags":[1,{"a":null}]}"#
 
@@ -116,6 +122,14 @@ import Testing
         }
         let encoded = try JSONEncoder().encode(present)
         #expect(try JSONDecoder().decode(Profile.self, from: encoded) == present)
+    }
+
+    @Test func anIgnoredPropertyCollectsAndWritesNothing() throws {
+        let value = try LenientJSONDecoder().decode(Ignoring.self, from: #"{"id":1,"x":2}"#)
+        #expect(value.extras.isEmpty)
+        var withExtras = value
+        withExtras.extras["x"] = 2
+        #expect(try LenientJSONEncoder().encodeToJSONValue(withExtras) == ["id": 1])
     }
 
     @Test func valueSemanticsLiteralsAndEquality() throws {
