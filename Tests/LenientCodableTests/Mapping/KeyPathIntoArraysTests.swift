@@ -68,6 +68,14 @@ import Testing
         #expect(report.issues.first?.message.contains("\"info[0].time\" instead of \"info[5].time\"") == true)
     }
 
+    @Test func looseMatchingFollowsArrayStepsInLenientOnly() throws {
+        let json = #"{"Info":[{"Name":"Ada"},{"TIME":2}],"tags":["a","b","c"],"grid":[[1],[5]]}"#
+        let (event, report) = try LenientJSONDecoder().decodeWithReport(Event.self, from: json)
+        #expect(event == Event(time: 2, firstName: "Ada", third: "c", cell: 5))
+        #expect(report.issues(ofKind: .keyFallback).map(\.path) == ["time", "firstName"])
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(options: .strict).decode(Event.self, from: json) }
+    }
+
     @Test func aMissingElementIsAMissingValue() throws {
         let json = #"{"info":[{"name":"Ada"}],"tags":"x","grid":[]}"#
         let (event, report) = try LenientJSONDecoder().decodeWithReport(Event.self, from: json)
