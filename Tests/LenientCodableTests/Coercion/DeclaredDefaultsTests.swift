@@ -72,8 +72,17 @@ import Testing
     final class Calls: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
-        var value: Int { lock.withLock { count } }
-        func increment() { lock.withLock { count += 1 } }
+        // lock()/unlock() rather than withLock, which Apple's Foundation has only from macOS 14.
+        var value: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return count
+        }
+        func increment() {
+            lock.lock()
+            count += 1
+            lock.unlock()
+        }
     }
 
     static let countedCalls = Calls()
