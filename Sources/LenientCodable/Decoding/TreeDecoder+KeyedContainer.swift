@@ -401,7 +401,8 @@ extension TreeDecoder {
         // MARK: Property rules
 
         /// A non-optional property of a type that declares transforms, required properties or
-        /// declared defaults, apart so that the code inlined for every property of every type stays a test of one Bool.
+        /// declared defaults, apart so that the code inlined for every property of every type
+        /// stays a test of one Bool.
         @inline(never)
         private func decodeValueWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
@@ -457,7 +458,8 @@ extension TreeDecoder {
                 return value
             }
             if let transform {
-                return try decodeTransformedValue(type, forKey: key, transform: transform, isRequired: false, body)
+                return try decodeTransformedValue(
+                    type, at: index, forKey: key, transform: transform, isRequired: false, body)
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
@@ -538,6 +540,15 @@ extension TreeDecoder {
                 guard decoder.isLenient else { throw keyNotFound(key) }
                 return try missingValue(T.self, forKey: key)
             }
+            return try decodeTransformedValue(
+                type, at: index, forKey: key, transform: transform, isRequired: isRequired, body)
+        }
+
+        /// A present non-optional property whose type declares a transform of its JSON.
+        private func decodeTransformedValue<T>(
+            _ type: T.Type, at index: Int, forKey key: Key, transform: JSONTransform, isRequired: Bool,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
             let path = pathBox.appending(key)
             let json: JSONValue
             do {

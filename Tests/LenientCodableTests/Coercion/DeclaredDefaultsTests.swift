@@ -92,6 +92,13 @@ import Testing
         init() { DeclaredDefaultsTests.countedCalls.increment() }
     }
 
+    /// Declared defaults beside a mapping with fallbacks and a transform.
+    struct Priced: Codable, Equatable, DeclaredDefaults, KeyMapping {
+        var price = 10
+        static let keyMapping: [String: KeySource] = ["price": ["cost", "price"]]
+        static let decodingTransforms: [String: JSONTransform] = ["price": .member("value")]
+    }
+
     static let modes: [LenientJSONDecoder.Options] = [.lenient, .strict]
 
     @Test func missingAndNullPropertiesTakeTheirDeclaredValueInEveryMode() throws {
@@ -153,6 +160,17 @@ import Testing
             #expect(try decoder.decode(Outer.self, from: "{}") == Outer(inner: Inner(limit: 9), enabled: true))
             #expect(try decoder.decode(Outer.self, from: #"{"inner":{}}"#) == Outer(inner: Inner(limit: 7)))
             #expect(try decoder.decode(DecodeOnly.self, from: #"{"label":"x"}"#) == DecodeOnly(size: 3, label: "x"))
+        }
+    }
+
+    @Test func mappingAndTransformsApplyBeforeTheDeclaredDefault() throws {
+        for options in Self.modes {
+            let decoder = LenientJSONDecoder(options: options)
+            let (found, report) = try decoder.decodeWithReport(Priced.self, from: #"{"price":{"value":4}}"#)
+            #expect(found.price == 4)
+            #expect(report.issues.map(\.kind) == [.keyFallback])
+            #expect(try decoder.decode(Priced.self, from: #"{"price":null}"#).price == 10)
+            #expect(try decoder.decode(Priced.self, from: "{}").price == 10)
         }
     }
 
