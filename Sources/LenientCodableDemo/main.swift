@@ -11,6 +11,7 @@ import LenientCodable
 //
 //     swift run lenient-demo                          # the shipped feed
 //     swift run lenient-demo --type User user.json    # your own document
+//     swift run lenient-demo --envelope               # orders inside an API envelope
 //     swift run lenient-demo --help
 
 /// A type the example can decode, as the command line names it.
@@ -45,6 +46,8 @@ let usage = """
       --type NAME   the model to decode (default: Feed):
     \(choices.map { "                  \($0.name.padding(toLength: 6, withPad: " ", startingAt: 0))\($0.help)" }.joined(separator: "\n"))
       --strict      decode with .strict options, as Foundation's JSONDecoder would
+      --envelope    decode the orders of a built-in API envelope at "data.list": a tagged enum,
+                    declared defaults, a required id and kept unknown keys
       --help        show this text
     """
 
@@ -82,6 +85,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var typeName = "Feed"
 var path: String?
 var options = LenientJSONDecoder.Options.lenient
+var showsEnvelope = false
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -93,9 +97,20 @@ while !arguments.isEmpty {
         typeName = arguments.removeFirst()
     case "--strict":
         options = .strict
+    case "--envelope":
+        showsEnvelope = true
     default:
         guard path == nil, !argument.hasPrefix("-") else { fail("Unexpected argument \(argument).\n\n" + usage) }
         path = argument
+    }
+}
+
+if showsEnvelope {
+    do {
+        try showEnvelope(decoder: LenientJSONDecoder(options: options))
+        exit(0)
+    } catch {
+        fail("\nCould not decode the envelope: \(error)")
     }
 }
 

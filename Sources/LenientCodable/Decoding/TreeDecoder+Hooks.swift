@@ -23,8 +23,9 @@ struct TypeTraits {
     var kind: Kind
     var hasHooks: Bool
     var isPolymorphic: Bool
-    /// Whether the type conforms to ``KeyMapping``; its keyed containers look up a plan only then.
-    var isKeyMapped: Bool
+    /// Whether the type conforms to ``KeyMapping`` or ``DeclaredDefaults``; its keyed containers
+    /// look up a plan only then.
+    var hasKeyPlan: Bool
     /// Whether the decode's options register a converter for the type. A flag rather than the
     /// converter itself: a reference would make every copy of the traits retain and release it.
     /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
@@ -35,7 +36,7 @@ struct TypeTraits {
     init(of type: Any.Type) {
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
-        isKeyMapped = type is any KeyMapping.Type
+        hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
         if type == Float.self {
             kind = .float
         } else if type == Int64.self {

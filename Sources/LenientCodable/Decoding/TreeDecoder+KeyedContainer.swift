@@ -124,7 +124,7 @@ extension TreeDecoder {
         }
 
         @inline(__always)
-        private func exactValueIndex(named name: String) -> Int? {
+        func exactValueIndex(named name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
             if convertsFromSnakeCase {
@@ -189,7 +189,7 @@ extension TreeDecoder {
 
         private func recordFallback(_ key: Key, found: [KeyBytes], tried: [[KeyBytes]]) {
             guard let report = decoder.report else { return }
-            let spell = { (path: [KeyBytes]) in "\"" + path.map(\.text).joined(separator: ".") + "\"" }
+            let spell = { (path: [KeyBytes]) in "\"" + KeyBytes.spelled(path) + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
                 .keyFallback, path: pathBox.appending(key),
@@ -206,13 +206,13 @@ extension TreeDecoder {
         func keyNotFound(_ key: Key) -> DecodingError {
             var description = "No value associated with key \(key) (\"\(key.stringValue)\")."
             if case .sources(let sources)? = plan?.entry(for: key.stringValue) {
-                let tried = sources.map { "\"" + $0.map(\.text).joined(separator: ".") + "\"" }.joined(separator: ", ")
+                let tried = sources.map { "\"" + KeyBytes.spelled($0) + "\"" }.joined(separator: ", ")
                 description = "No value for key \"\(key.stringValue)\"; tried \(tried)."
             }
             return DecodingError.keyNotFound(key, .init(codingPath: codingPathNode.path, debugDescription: description))
         }
 
-        private func convertedName(ofKeyAt keyIndex: Int) -> String {
+        func convertedName(ofKeyAt keyIndex: Int) -> String {
             KeyedContainer.convert(
                 decoder.tree.string(at: keyIndex), strategy: decoder.settings.keyDecodingStrategy, path: codingPathNode)
         }
@@ -250,7 +250,7 @@ extension TreeDecoder {
         private func decodeValue<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if plan?.hasTransforms == true { return try decodeValueOfTransformingType(type, forKey: key, body) }
+            if plan?.hasPropertyRules == true { return try decodeValueWithRules(type, forKey: key, body) }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
             }
@@ -358,7 +358,7 @@ extension TreeDecoder {
         private func decodeOptional<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if plan?.hasTransforms == true { return try decodeOptionalOfTransformingType(type, forKey: key, body) }
+            if plan?.hasPropertyRules == true { return try decodeOptionalWithRules(type, forKey: key, body) }
             guard let index = valueIndex(forKey: key) else { return nil }
             // Before the path is built: most optional properties of real documents are null.
             if decoder.tree[index].kind == .null { return nil }
@@ -398,16 +398,30 @@ extension TreeDecoder {
             }
         }
 
-        // MARK: Transforms
+        // MARK: Property rules
 
-        /// A non-optional property of a type that declares transforms, apart so that the code
-        /// inlined for every property of every type stays a test of one Bool.
+        /// A non-optional property of a type that declares transforms, required properties or
+        /// declared defaults, apart so that the code inlined for every property of every type
+        /// stays a test of one Bool.
         @inline(never)
-        private func decodeValueOfTransformingType<T>(
+        private func decodeValueWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedValue(type, forKey: key, transform: transform, body)
+            let name = key.stringValue
+            let isRequired = plan?.isRequired(name) == true
+            if !isRequired && plan?.hasDeclaredDefault(name) == true {
+                return try decodeValueWithDeclaredDefault(
+                    type, forKey: key, transform: plan?.transform(for: name), body)
+            }
+            // In `.strict` a non-optional property is required already, with Foundation's errors.
+            let isLenientlyRequired = isRequired && decoder.isLenient
+            if let transform = plan?.transform(for: name) {
+                return try decodeTransformedValue(
+                    type, forKey: key, transform: transform, isRequired: isLenientlyRequired, body)
+            }
+            if isLenientlyRequired {
+                guard let index = valueIndex(forKey: key) else { throw requiredKeyNotFound(key) }
+                return try Self.decodeRequired(type, decoder: decoder, index: index, path: pathBox.appending(key), body)
             }
             guard decoder.isLenient else {
                 return try body(decoder, try requireValueIndex(forKey: key), pathBox.appending(key))
@@ -415,37 +429,134 @@ extension TreeDecoder {
             return try decodeValueLeniently(type, forKey: key, body)
         }
 
-        /// An optional property of a type that declares transforms.
+        /// A non-optional property of a ``DeclaredDefaults`` type: missing or null (in any mode) or
+        /// invalid (in `.lenient`), it takes its value in `Self()`. The stored default is cast to
+        /// `T` only then.
+        private func decodeValueWithDeclaredDefault<T>(
+            _ type: T.Type, forKey key: Key, transform: JSONTransform?,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let name = key.stringValue
+            guard let index = valueIndex(forKey: key) else {
+                if let value = plan?.declaredDefault(for: name, as: T.self) {
+                    if !isIgnored(key) {
+                        decoder.record(
+                            .defaulted, path: pathBox.appending(key), found: nil,
+                            "Missing value; used the declared default \(TreeDecoder.describeDefault(value)).")
+                    }
+                    return value
+                }
+                guard decoder.isLenient else { throw keyNotFound(key) }
+                return try missingValue(T.self, forKey: key)
+            }
+            let path = pathBox.appending(key)
+            if decoder.isNullish(at: index, for: T.self), let value = plan?.declaredDefault(for: name, as: T.self) {
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Found \(decoder.describeFound(at: index)); used the declared default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
+            if let transform {
+                return try decodeTransformedValue(
+                    type, at: index, forKey: key, transform: transform, isRequired: false, body)
+            }
+            guard decoder.isLenient else { return try body(decoder, index, path) }
+            if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
+            let mark = decoder.reportMark
+            do {
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                guard let value = plan?.declaredDefault(for: name, as: T.self) else {
+                    return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
+                }
+                decoder.rollbackReport(to: mark)
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the declared default \(TreeDecoder.describeDefault(value))."
+                )
+                return value
+            }
+        }
+
+        /// An optional property of a type that declares transforms or required properties.
         @inline(never)
-        private func decodeOptionalOfTransformingType<T>(
+        private func decodeOptionalWithRules<T>(
             _ type: T.Type, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            if let transform = plan?.transform(for: key.stringValue) {
-                return try decodeTransformedOptional(type, forKey: key, transform: transform, body)
+            let name = key.stringValue
+            let isRequired = plan?.isRequired(name) == true
+            if let transform = plan?.transform(for: name) {
+                return try decodeTransformedOptional(
+                    type, forKey: key, transform: transform, isRequired: isRequired, body)
             }
-            guard let index = valueIndex(forKey: key) else { return nil }
-            return try Self.decodeFoundOptional(
-                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+            guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
+                return nil
+            }
+            let path = pathBox.appending(key)
+            if isRequired { return try Self.decodeRequired(type, decoder: decoder, index: index, path: path, body) }
+            return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: path, body)
+        }
+
+        /// A present required property: `null` (or, in `.lenient`, a null-like string) fails, and so
+        /// does a value that no coercion makes valid; nothing is defaulted.
+        private static func decodeRequired<T>(
+            _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            let isNull =
+                decoder.isLenient ? decoder.isNullish(at: index, for: T.self) : decoder.tree[index].kind == .null
+            if isNull {
+                throw DecodingError.valueNotFound(
+                    T.self,
+                    .init(
+                        codingPath: path.path,
+                        debugDescription:
+                            "Found \(decoder.describeFound(at: index)) for a required property; expected \(T.self)."))
+            }
+            return try body(decoder, index, path)
+        }
+
+        @inline(never)
+        private func requiredKeyNotFound(_ key: Key) -> DecodingError {
+            guard case .keyNotFound(let missing, let context) = keyNotFound(key) else { return keyNotFound(key) }
+            return DecodingError.keyNotFound(
+                missing,
+                .init(
+                    codingPath: context.codingPath,
+                    debugDescription: context.debugDescription + " The property is required."))
         }
 
         /// A non-optional property whose type declares a transform of its JSON: the transformed JSON
         /// is decoded from a tree of its own, with the usual lenient treatment.
         @inline(never)
         private func decodeTransformedValue<T>(
-            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ type: T.Type, forKey key: Key, transform: JSONTransform, isRequired: Bool,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
                 guard decoder.isLenient else { throw keyNotFound(key) }
                 return try missingValue(T.self, forKey: key)
             }
+            return try decodeTransformedValue(
+                type, at: index, forKey: key, transform: transform, isRequired: isRequired, body)
+        }
+
+        /// A present non-optional property whose type declares a transform of its JSON.
+        private func decodeTransformedValue<T>(
+            _ type: T.Type, at index: Int, forKey key: Key, transform: JSONTransform, isRequired: Bool,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
             let path = pathBox.appending(key)
             var json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
-                guard decoder.isLenient, decoder.options.defaultsInvalidValues, let value = defaultValue(of: T.self)
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
+                    let value = defaultValue(of: T.self)
                 else { throw failure }
                 decoder.record(
                     .defaulted, path: path, found: index,
@@ -457,6 +568,7 @@ extension TreeDecoder {
             ) {
                 inner, _ in
                 guard inner.isLenient else { return try body(inner, 0, path) }
+                if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
             }
         }
@@ -464,17 +576,20 @@ extension TreeDecoder {
         /// An optional property whose type declares a transform of its JSON.
         @inline(never)
         private func decodeTransformedOptional<T>(
-            _ type: T.Type, forKey key: Key, transform: JSONTransform,
+            _ type: T.Type, forKey key: Key, transform: JSONTransform, isRequired: Bool,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T? {
-            guard let index = valueIndex(forKey: key) else { return nil }
+            guard let index = valueIndex(forKey: key) else {
+                if isRequired { throw requiredKeyNotFound(key) }
+                return nil
+            }
             let path = pathBox.appending(key)
             var json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
-                guard decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
                 decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
                 return nil
             }
@@ -482,7 +597,8 @@ extension TreeDecoder {
                 of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
                 inner, _ in
-                try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+                if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
+                return try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
             }
         }
 
@@ -620,11 +736,16 @@ extension TreeDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            try decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+            let superDecoder = decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+            // How an `UnknownKeys` property, decoding through its static type, reaches this
+            // container: see `KeyedDecodingContainer.decode(_:forKey:)` in UnknownKeys.swift.
+            let container = self
+            superDecoder.unknownKeysCollector = { name in container.collectUnknownKeys(excluding: name) }
+            return superDecoder
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
-            try decoderForKey(key, valueIndex: valueIndex(forKey: key))
+            decoderForKey(key, valueIndex: valueIndex(forKey: key))
         }
 
         private func valueIndex(forKeyName name: String) -> Int? {
@@ -637,7 +758,7 @@ extension TreeDecoder {
         }
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.
-        private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) throws -> any Decoder {
+        private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) -> TreeDecoder {
             let path = pathBox.appending(key)
             guard let valueIndex else {
                 return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)

@@ -48,6 +48,9 @@ final class TreeDecoder: Decoder {
     /// The JSON values of the containers built for hooks, type choices and transforms, by node;
     /// `nil` until the first is built. See ``sharedJSONValue(at:)``.
     @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+    /// For a super decoder that a keyed container handed out: collects the members of the
+    /// container's object that no property reads, for an ``UnknownKeys`` property of the given name.
+    var unknownKeysCollector: ((String) -> UnknownKeys)?
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
@@ -297,10 +300,10 @@ final class TreeDecoder: Decoder {
     }
 
     /// The key plan for a keyed container that the current model asks for, and its key order;
-    /// `nil` when the model does not conform to ``KeyMapping``, and an entry without a plan when
+    /// `nil` when the model conforms to neither ``KeyMapping`` nor ``DeclaredDefaults``, and an entry without a plan when
     /// its mapping is empty.
     func plan<Key: CodingKey>(for keys: Key.Type) throws -> PlanEntry? {
-        guard let model = currentType, traits(of: model).isKeyMapped else { return nil }
+        guard let model = currentType, traits(of: model).hasKeyPlan else { return nil }
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan }

@@ -92,6 +92,9 @@ struct EncodedNode {
 /// access, and an array property a uniqueness check on every write, which together used to
 /// outweigh the work of storing a number.
 final class EncodingTree {
+    /// The members of ``UnknownKeys`` properties, by the object node they belong to, written
+    /// once the object's value has encoded its properties; innermost last.
+    var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
@@ -370,6 +373,27 @@ final class EncodingTree {
     /// Appends an unset node that no container links to: the value written into it is dropped.
     func detachedNode() -> Int32 {
         appendNode(EncodedNode())
+    }
+
+    /// The element of an array node at a position, for a key path that steps into the array:
+    /// elements before it that nothing wrote yet are `null`, marked as holding nested keys so
+    /// that a later path may still make them objects. The node must be an array.
+    func element(_ position: Int, of array: Int32) -> Int32 {
+        var child = nodes[Int(array)].firstChild
+        var index = 0
+        while child >= 0 {
+            if index == position { return child }
+            child = nodes[Int(child)].nextSibling
+            index += 1
+        }
+        var element = appendElement(to: array)
+        while index < position {
+            setNull(element)
+            nodes[Int(element)].holdsNestedKeys = true
+            element = appendElement(to: array)
+            index += 1
+        }
+        return element
     }
 
     /// Appends an unset element to an array node and returns it.

@@ -141,6 +141,12 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if T.self == UnknownKeys.self {
+            // Written into this object once its properties are (see `writeUnknownKeysSlowPath`).
+            if case .ignored? = plan?.entry(for: key.stringValue) { return }
+            encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: UnknownKeys.self).members))
+            return
+        }
         guard let slot = try slotIfWritten(for: key) else { return }
         try encoder.encode(value, into: slot, key: key)
         if let plan, plan.hasEncodingTransforms {

@@ -142,22 +142,37 @@ extension TreeEncoder {
             guard let path = candidates.first, let lastKey = path.last else { return nil }
             var parent = object
             for level in path.indices.dropLast() {
-                let (member, existed) = tree.member(path[level].text, of: parent)
-                if !existed {
-                    tree.makeObject(member)
-                    tree.nodes[Int(member)].holdsNestedKeys = true
-                } else if !tree.nodes[Int(member)].holdsNestedKeys {
+                let step = path[level]
+                let (child, existed) =
+                    step.index.map { (tree.element($0, of: parent), false) } ?? tree.member(step.text, of: parent)
+                let node = tree.nodes[Int(child)]
+                let wantsArray = path[level + 1].index != nil
+                if !existed && (node.kind == .unset || (node.kind == .null && node.holdsNestedKeys)) {
+                    // A new member, a new element, or an element that only pads the array so far.
+                    if wantsArray { tree.makeArray(child) } else { tree.makeObject(child) }
+                    tree.nodes[Int(child)].holdsNestedKeys = true
+                } else if !node.holdsNestedKeys || (node.kind == .array) != wantsArray {
                     throw Self.nestedKeyConflict(
                         plan: plan, propertyName: propertyName, path: path, conflictingLevel: level,
                         codingPath: codingPath())
                 }
-                parent = member
+                parent = child
             }
-            return try member(lastKey.text, of: parent, use: use) { () throws(EncodingError) in
+            guard let position = lastKey.index else {
+                return try member(lastKey.text, of: parent, use: use) { () throws(EncodingError) in
+                    throw Self.nestedKeyConflict(
+                        plan: plan, propertyName: propertyName, path: path, conflictingLevel: path.count - 1,
+                        codingPath: codingPath())
+                }
+            }
+            let element = tree.element(position, of: parent)
+            if tree.nodes[Int(element)].holdsNestedKeys && tree.nodes[Int(element)].kind != .null && use != .object {
                 throw Self.nestedKeyConflict(
                     plan: plan, propertyName: propertyName, path: path, conflictingLevel: path.count - 1,
                     codingPath: codingPath())
             }
+            if use == .value { tree.clear(element) }
+            return element
         case nil:
             let key = plan.strategyKey(for: propertyName)?.text ?? defaultKey()
             return try member(key, of: object, use: use) { () throws(EncodingError) in
@@ -199,8 +214,8 @@ extension TreeEncoder {
     static func nestedKeyConflict(
         plan: KeyPlan, propertyName: String, path: [KeyBytes], conflictingLevel: Int, codingPath: [any CodingKey]
     ) -> EncodingError {
-        let written = path.map(\.text).joined(separator: ".")
-        let member = path[...conflictingLevel].map(\.text).joined(separator: ".")
+        let written = KeyBytes.spelled(path)
+        let member = KeyBytes.spelled(path[...conflictingLevel])
         let problem =
             conflictingLevel == path.count - 1
             ? "writes \"\(written)\", where other properties of \(plan.typeName) write nested keys"

@@ -132,12 +132,28 @@ final class TreeEncoder: Encoder {
             }
         }
         if tree.hasPendingError, let error = tree.pendingError { throw error }
+        if !tree.pendingUnknownKeys.isEmpty { try writeUnknownKeysSlowPath(into: node) }
         let isUnset = tree.nodes[Int(node)].kind == .unset
         if fillsEmpty && isUnset {
             tree.makeObject(node)
         }
         if traits.contains(.hooks) && (fillsEmpty || !isUnset) {
             try encoder.applyEncodingHooksSlowPath(value)
+        }
+    }
+
+    /// Writes the members of the ``UnknownKeys`` properties of the value just encoded into its
+    /// object, after its properties; a member whose key a property wrote is left out.
+    @inline(never)
+    func writeUnknownKeysSlowPath(into node: Int32) throws {
+        while let last = tree.pendingUnknownKeys.last, last.node == node {
+            tree.pendingUnknownKeys.removeLast()
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
+            for (key, value) in last.members {
+                let (member, existed) = tree.member(key, of: node)
+                if existed { continue }
+                try encode(value, into: member, key: AnyCodingKey(key))
+            }
         }
     }
 

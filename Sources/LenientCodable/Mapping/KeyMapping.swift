@@ -118,6 +118,32 @@ public protocol KeyMapping {
     /// `EncodingError.invalidValue` at the property's path. A name that is not a coding key of the
     /// type is a ``KeyMappingError``.
     static var encodingTransforms: [String: JSONTransform] { get }
+
+    /// The properties that are never defaulted, by coding key: a lenient decoder must not invent
+    /// their value.
+    ///
+    /// A required property that is missing, `null` (or a null-like string such as `"<null>"`), or
+    /// invalid after every coercion makes its whole value fail, in every mode: the error is thrown
+    /// at the top level, the element is dropped (and reported as
+    /// ``DecodingIssue/Kind/droppedElement``) in a lenient collection, and an optional holding the
+    /// value becomes `nil`. Coercions still apply: `"12"` decodes as `12`.
+    ///
+    /// ```swift
+    /// struct Item: Codable, KeyMapping {
+    ///     var sku: String
+    ///     var price: Int
+    ///
+    ///     static let requiredProperties: Set<String> = ["sku", "price"]
+    /// }
+    /// // {"sku": "b", "price": "twelve"} throws instead of decoding a free item;
+    /// // in [Item], that element is dropped and reported.
+    /// ```
+    ///
+    /// A required optional property must be present and not `null` as well; an invalid value
+    /// fails instead of becoming `nil`. Required wins over ``DeclaredDefaults``. The set applies
+    /// only under ``LenientJSONDecoder``; a name that is not a coding key of the type is a
+    /// ``KeyMappingError``.
+    static var requiredProperties: Set<String> { get }
 }
 
 extension KeyMapping {
@@ -135,6 +161,9 @@ extension KeyMapping {
 
     /// No property's encoded JSON is transformed.
     public static var encodingTransforms: [String: JSONTransform] { [:] }
+
+    /// No property is required: every one may take its default in `.lenient`.
+    public static var requiredProperties: Set<String> { [] }
 }
 
 /// A rule that rewrites a property's raw JSON before it is decoded; see
@@ -215,17 +244,19 @@ public struct JSONTransform: Sendable {
 /// - `"n"` — the key `n`.
 /// - `"ext.desc"` — a nested key: member `desc` of the object under `ext`. Dots separate levels;
 ///   use ``key(_:)`` for a key that contains a dot.
+/// - `"info[1].time"` — a nested key through an array: member `time` of the second element of
+///   `info`. `.key("a[1]")` is the literal key `a[1]`.
 /// - `["id", "ID", "book_id"]` — fallbacks, tried in order; the first that is present and not
 ///   `null` wins. Elements may be nested keys too. When encoding, the first is written.
 ///
 /// or with ``key(_:)``, ``path(_:)`` and ``ignored``.
 public struct KeySource: Hashable, Sendable {
-    /// Each candidate is a list of keys from the outer object inward.
-    let candidates: [[String]]
+    /// Each candidate is a list of steps from the outer object inward: keys, and array indices.
+    let candidates: [[KeyBytes]]
     /// Whether the property is neither decoded nor encoded.
     let isIgnored: Bool
 
-    private init(candidates: [[String]], isIgnored: Bool = false) {
+    private init(candidates: [[KeyBytes]], isIgnored: Bool = false) {
         self.candidates = candidates
         self.isIgnored = isIgnored
     }
@@ -238,7 +269,7 @@ public struct KeySource: Hashable, Sendable {
     ///
     /// - Parameter name: The JSON key.
     /// - Returns: The source.
-    public static func key(_ name: String) -> KeySource { KeySource(candidates: [[name]]) }
+    public static func key(_ name: String) -> KeySource { KeySource(candidates: [[KeyBytes(name)]]) }
 
     /// A nested key given as its levels, from the outer object inward.
     ///
@@ -248,7 +279,7 @@ public struct KeySource: Hashable, Sendable {
     ///
     /// - Parameter keys: The keys, outermost first.
     /// - Returns: The source.
-    public static func path(_ keys: [String]) -> KeySource { KeySource(candidates: [keys]) }
+    public static func path(_ keys: [String]) -> KeySource { KeySource(candidates: [keys.map(KeyBytes.init)]) }
 
     /// Fallbacks, tried in order; the first present, non-null value wins.
     ///
@@ -265,16 +296,46 @@ public struct KeySource: Hashable, Sendable {
     /// non-optional property).
     public static let ignored = KeySource(candidates: [], isIgnored: true)
 
-    /// The keys of the first candidate, which encoding writes.
-    var primaryPath: [String]? { candidates.first }
+    /// The steps of the first candidate, which encoding writes.
+    var primaryPath: [KeyBytes]? { candidates.first }
+
+    /// The steps of a dotted key path: each segment split on dots is a key, optionally followed
+    /// by array indices (`info[1]`, `grid[0][2]`). A segment whose brackets do not make indices
+    /// (`a[x]`, `a[`) is a key as written.
+    static func steps(of text: String) -> [KeyBytes] {
+        var steps: [KeyBytes] = []
+        for segment in text.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let open = segment.firstIndex(of: "["), segment.last == "]" else {
+                steps.append(KeyBytes(String(segment)))
+                continue
+            }
+            var indices: [KeyBytes] = []
+            var rest = segment[open...]
+            while let close = rest.firstIndex(of: "]"), rest.first == "[" {
+                let digits = rest[rest.index(after: rest.startIndex)..<close]
+                guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int32(digits)
+                else { break }
+                indices.append(KeyBytes(index: Int(index)))
+                rest = rest[rest.index(after: close)...]
+            }
+            guard rest.isEmpty else {
+                steps.append(KeyBytes(String(segment)))
+                continue
+            }
+            if open != segment.startIndex { steps.append(KeyBytes(String(segment[..<open]))) }
+            steps += indices
+        }
+        return steps
+    }
 }
 
 extension KeySource: ExpressibleByStringLiteral {
-    /// A key, or a nested key when the text contains dots (`"ext.desc"`).
+    /// A key, or a nested key when the text contains dots (`"ext.desc"`) or array indices
+    /// (`"info[1].time"`: member `time` of the second element of `info`).
     ///
     /// - Parameter value: The key or dotted path.
     public init(stringLiteral value: String) {
-        self.init(candidates: [value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)])
+        self.init(candidates: [KeySource.steps(of: value)])
     }
 }
 
@@ -291,7 +352,7 @@ extension KeySource: CustomStringConvertible {
     /// The source as it would be written: `"ext.desc"`, `["id", "ID"]`, `.ignored`.
     public var description: String {
         if isIgnored { return ".ignored" }
-        let paths = candidates.map { "\"" + $0.joined(separator: ".") + "\"" }
+        let paths = candidates.map { "\"" + KeyBytes.spelled($0) + "\"" }
         return paths.count == 1 ? paths[0] : "[" + paths.joined(separator: ", ") + "]"
     }
 }

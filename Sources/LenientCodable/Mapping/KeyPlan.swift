@@ -37,12 +37,22 @@ final class KeyPlan: @unchecked Sendable {
     let strategy: KeyStrategy?
     /// The transforms of properties' raw JSON before decoding, by property name.
     private let transforms: [String: JSONTransform]
-    /// Whether any property has a transform; keyed containers of other types skip the lookup.
-    let hasTransforms: Bool
     /// The transforms of properties' encoded JSON, by property name: the inverse of `transforms`.
     private let encodingTransforms: [String: JSONTransform]
     /// Whether any property has an encoding transform; encoding containers of other types skip the lookup.
     let hasEncodingTransforms: Bool
+    /// The first key of every candidate of every entry: the members of an object that the
+    /// mapping reads, which an ``UnknownKeys`` property leaves alone.
+    let mappedMembers: Set<String>
+    /// The properties that are never defaulted, by property name.
+    private let requiredProperties: Set<String>
+    /// The values of the type's properties in `Self()`, by coding key, when it conforms to
+    /// ``DeclaredDefaults``; shared with the process-wide store, read only on a missing, null or
+    /// invalid value.
+    private let declaredDefaults: [String: [Any]]
+    /// Whether any property has a transform, is required or has a declared default: keyed
+    /// containers of other types test this one Bool and take their usual path.
+    let hasPropertyRules: Bool
     /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
     private var strategyKeys: [String: KeyBytes] = [:]
     /// The order in which the first decode to finish asked for the keys; see ``KeyOrder``.
@@ -54,13 +64,21 @@ final class KeyPlan: @unchecked Sendable {
 
     private init(
         typeName: String, entries: [String: Entry], strategy: KeyStrategy?, codedProperties: Set<String>?,
-        transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform]
+        transforms: [String: JSONTransform], encodingTransforms: [String: JSONTransform],
+        requiredProperties: Set<String>, declaredDefaults: [String: [Any]]
     ) {
         self.typeName = typeName
+        var mappedMembers: Set<String> = []
+        for case .sources(let candidates) in entries.values {
+            for path in candidates { if let first = path.first { mappedMembers.insert(first.text) } }
+        }
+        self.mappedMembers = mappedMembers
+        self.requiredProperties = requiredProperties
+        self.declaredDefaults = declaredDefaults
+        self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty || !declaredDefaults.isEmpty
         self.entries = entries
         self.strategy = strategy
         self.transforms = transforms
-        self.hasTransforms = !transforms.isEmpty
         self.encodingTransforms = encodingTransforms
         self.hasEncodingTransforms = !encodingTransforms.isEmpty
         let table = UnsafeMutablePointer<KeyTable>.allocate(capacity: 1)
@@ -92,6 +110,27 @@ final class KeyPlan: @unchecked Sendable {
     /// The transform of a property's raw JSON, if the type declares one.
     func transform(for propertyName: String) -> JSONTransform? {
         transforms[propertyName]
+    }
+
+    /// Whether a property is listed in the type's ``KeyMapping/requiredProperties``.
+    func isRequired(_ propertyName: String) -> Bool {
+        !requiredProperties.isEmpty && requiredProperties.contains(propertyName)
+    }
+
+    /// The value a property has in the type's `Self()`, when the type conforms to
+    /// ``DeclaredDefaults`` and it is of the type asked for.
+    func hasDeclaredDefault(_ propertyName: String) -> Bool {
+        !declaredDefaults.isEmpty && declaredDefaults[propertyName] != nil
+    }
+
+    /// The value a property has in the type's `Self()`, cast to the type asked for: only when a
+    /// value is missing, null or invalid.
+    func declaredDefault<T>(for propertyName: String, as type: T.Type) -> T? {
+        guard !declaredDefaults.isEmpty, let candidates = declaredDefaults[propertyName] else { return nil }
+        for candidate in candidates {
+            if let value = candidate as? T { return value }
+        }
+        return nil
     }
 
     /// The transform of a property's encoded JSON, if the type declares one.
@@ -140,8 +179,8 @@ final class KeyPlan: @unchecked Sendable {
     private static let cacheLock = NSLock()
     nonisolated(unsafe) private static var cache: [CacheKey: Result<KeyPlan?, KeyMappingError>] = [:]
 
-    /// The plan of a model type for a coding-key type, or `nil` when the type does not conform
-    /// to ``KeyMapping`` or maps nothing.
+    /// The plan of a model type for a coding-key type, or `nil` when the type conforms to neither
+    /// ``KeyMapping`` nor ``DeclaredDefaults``, or maps and declares nothing.
     ///
     /// - Throws: ``KeyMappingError`` when the mapping names a property the type does not have,
     ///   or an empty key.
@@ -163,14 +202,17 @@ final class KeyPlan: @unchecked Sendable {
     }
 
     private static func build<Key: CodingKey>(for model: Any.Type, keys: Key.Type) throws(KeyMappingError) -> KeyPlan? {
-        guard let mapped = model as? any KeyMapping.Type else { return nil }
-        let mapping = mapped.keyMapping
-        let strategy = mapped.keyStrategy
-        let codedProperties = mapped.codedProperties
-        let transforms = mapped.decodingTransforms
-        let encodingTransforms = mapped.encodingTransforms
+        let declaredDefaults = DeclaredDefaultsStore.defaults(of: model) ?? [:]
+        let mapped = model as? any KeyMapping.Type
+        guard mapped != nil || !declaredDefaults.isEmpty else { return nil }
+        let mapping = mapped?.keyMapping ?? [:]
+        let strategy = mapped?.keyStrategy
+        let codedProperties = mapped?.codedProperties
+        let transforms = mapped?.decodingTransforms ?? [:]
+        let encodingTransforms = mapped?.encodingTransforms ?? [:]
+        let requiredProperties = mapped?.requiredProperties ?? []
         if mapping.isEmpty && strategy == nil && codedProperties == nil && transforms.isEmpty
-            && encodingTransforms.isEmpty
+            && encodingTransforms.isEmpty && requiredProperties.isEmpty && declaredDefaults.isEmpty
         {
             return nil
         }
@@ -194,11 +236,20 @@ final class KeyPlan: @unchecked Sendable {
                 entries[propertyName] = .ignored
                 continue
             }
-            guard !source.candidates.isEmpty, source.candidates.allSatisfy({ !$0.isEmpty && !$0.contains("") }) else {
+            guard
+                !source.candidates.isEmpty,
+                source.candidates.allSatisfy({ !$0.isEmpty && !$0.contains { $0.index == nil && $0.text.isEmpty } })
+            else {
                 throw KeyMappingError(
                     typeName: typeName, propertyName: propertyName, problem: "has an empty key in \(source)")
             }
-            entries[propertyName] = .sources(source.candidates.map { $0.map(KeyBytes.init) })
+            // The container is an object: a path starts with a key.
+            guard source.candidates.allSatisfy({ $0[0].index == nil }) else {
+                throw KeyMappingError(
+                    typeName: typeName, propertyName: propertyName,
+                    problem: "starts with an array index in \(source); a path starts with a key")
+            }
+            entries[propertyName] = .sources(source.candidates)
         }
         // The coded properties and transforms must name properties too, checked by the same rule.
         func ownTransforms(_ transforms: [String: JSONTransform]) throws(KeyMappingError) -> [String: JSONTransform] {
@@ -226,9 +277,25 @@ final class KeyPlan: @unchecked Sendable {
                         "is a coded property but names no property of \(typeName) (no coding key \"\(propertyName)\")")
             }
         }
+        var ownRequired: Set<String> = []
+        for propertyName in requiredProperties.sorted() {
+            guard Key(stringValue: propertyName) != nil else {
+                // A subclass may list its superclass's properties, which its own coding keys lack.
+                if ownsKeys && inherited[propertyName] == nil && !(model is AnyClass) {
+                    throw KeyMappingError(
+                        typeName: typeName, propertyName: propertyName,
+                        problem:
+                            "is a required property but names no property of \(typeName) (no coding key \"\(propertyName)\")"
+                    )
+                }
+                continue
+            }
+            ownRequired.insert(propertyName)
+        }
         return KeyPlan(
             typeName: typeName, entries: entries, strategy: strategy, codedProperties: codedProperties,
-            transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms))
+            transforms: try ownTransforms(transforms), encodingTransforms: try ownTransforms(encodingTransforms),
+            requiredProperties: ownRequired, declaredDefaults: declaredDefaults)
     }
 
     /// Whether a coding-key type is the model's own `CodingKeys`. Private declarations print with
@@ -323,7 +390,10 @@ struct KeyTable {
             case .sources(let sources)?:
                 for path in sources {
                     pathStore.append(Span(start: Int32(keyStore.count), count: Int32(path.count)))
-                    for key in path { keyStore.append(append(key.text)) }
+                    // An array index is a span of count -1 whose start is the index.
+                    for key in path {
+                        keyStore.append(key.index.map { Span(start: Int32($0), count: -1) } ?? append(key.text))
+                    }
                 }
                 slot.paths.count = Int32(sources.count)
                 if sources.count == 1 && sources[0].count == 1 { slot.rename = keyStore[keyStore.count - 1] }
@@ -395,6 +465,14 @@ struct KeyTable {
             var found = true
             for step in 0..<Int(path.count) {
                 let key = keys[Int(path.start) + step]
+                if key.count < 0 {
+                    guard let element = tree.element(Int(key.start), of: current) else {
+                        found = false
+                        break
+                    }
+                    current = element
+                    continue
+                }
                 guard tree[current].kind == .object, let next = tree.findMember(in: current, key: buffer(key)) else {
                     found = false
                     break
@@ -432,14 +510,34 @@ struct KeyTable {
     }
 }
 
-/// A JSON key as UTF-8 bytes, with its text for messages.
-struct KeyBytes: Hashable {
+/// One step of a key path: a JSON key as UTF-8 bytes, with its text for messages, or an index
+/// into an array.
+struct KeyBytes: Hashable, Sendable {
     let text: String
     let utf8: [UInt8]
+    /// The array index of a step into an array; `nil` for a key.
+    let index: Int?
 
     init(_ text: String) {
         self.text = text
         self.utf8 = Array(text.utf8)
+        self.index = nil
+    }
+
+    init(index: Int) {
+        self.text = "[\(index)]"
+        self.utf8 = []
+        self.index = index
+    }
+
+    /// A key path as it is written: `info[1].time`.
+    static func spelled(_ path: some Collection<KeyBytes>) -> String {
+        var text = ""
+        for step in path {
+            if step.index == nil && !text.isEmpty { text += "." }
+            text += step.text
+        }
+        return text
     }
 }
 

@@ -19,15 +19,31 @@ extension JSONTree {
         key.withUnsafeBufferPointer { findMember(in: objectIndex, key: $0) }
     }
 
-    /// Follows a nested key from an object: each key but the last must lead to an object.
-    /// A step through a missing member or a non-object is "missing": `nil`.
+    /// Follows a nested key from an object: each key but the last must lead to an object, and
+    /// each index step to an array. A step through a missing member or element, or a value of
+    /// another kind, is "missing": `nil`.
     func resolve(_ path: [KeyBytes], in objectIndex: Int) -> Int? {
         var current = objectIndex
         for key in path {
+            if let position = key.index {
+                guard let element = element(position, of: current) else { return nil }
+                current = element
+                continue
+            }
             guard nodes[current].kind == .object, let next = findMember(in: current, key: key.utf8) else { return nil }
             current = next
         }
         return current
+    }
+
+    /// The node of an array's element at a position, or `nil` when the node is not an array or
+    /// is shorter.
+    func element(_ position: Int, of arrayIndex: Int) -> Int? {
+        let node = nodes[arrayIndex]
+        guard node.kind == .array, position >= 0, position < Int(node.length) else { return nil }
+        var child = arrayIndex + 1
+        for _ in 0..<position { child = next(after: child) }
+        return child
     }
 
     /// Like ``resolve(_:in:)``, but each key is matched ignoring ASCII case and the separators
@@ -38,6 +54,12 @@ extension JSONTree {
         var current = objectIndex
         var matched: [KeyBytes] = []
         for key in path {
+            if let position = key.index {
+                guard let element = element(position, of: current) else { return nil }
+                matched.append(key)
+                current = element
+                continue
+            }
             guard let found = key.utf8.withUnsafeBufferPointer({ findMemberLoosely(in: current, key: $0) }) else {
                 return nil
             }

@@ -1,0 +1,159 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/// The members of a JSON object that no other property of the model reads, kept so that
+/// decode → encode gives the server back every key it sent.
+///
+/// Declare a property of this type, with any name:
+///
+/// ```swift
+/// struct Profile: Codable {
+///     var id: Int
+///     var name: String
+///     var extras = UnknownKeys()
+/// }
+///
+/// let profile = try LenientJSONDecoder().decode(
+///     Profile.self, from: #"{"id": 1, "name": "Ada", "theme": "dark", "beta": true}"#)
+/// profile.extras["theme"]       // "dark"
+/// try LenientJSONEncoder().encode(profile)
+/// // {"id":1,"name":"Ada","theme":"dark","beta":true}
+/// ```
+///
+/// Under ``LenientJSONDecoder``, in every mode, the property receives each member of its object
+/// that no other property reads, after key mapping and key strategies: a member that a
+/// ``KeyMapping`` entry names (any of a fallback list, or the first key of a nested key) or that a
+/// property's coding key spells is read; so is a member that loose key matching gives a property.
+/// The property's own key is not special: a member named like it is an unknown key too, and a
+/// ``KeyMapping`` entry for the property has no effect but ``KeySource/ignored`` (which leaves it
+/// empty and unwritten). Members come in document order; of duplicate keys the first is kept.
+///
+/// ``LenientJSONEncoder`` writes the members back into the same object, after the properties;
+/// a member whose key a property has written is left out (the property wins).
+///
+/// Under other decoders and encoders it is an ordinary property: it decodes from the object at
+/// its own key (empty when that key is missing or `null`) and encodes as an object there.
+/// It is collected when decoded through its static type — a synthesized conformance, or
+/// `container.decode(UnknownKeys.self, forKey:)` in your own `init(from:)`; declare it
+/// non-optional.
+public struct UnknownKeys: Sendable, Hashable {
+    /// The members, in order.
+    public var members: JSONObject
+
+    /// No members.
+    public init() { members = JSONObject() }
+
+    /// The given members.
+    ///
+    /// ```swift
+    /// let extras = UnknownKeys(JSONObject(["theme": "dark"]))
+    /// ```
+    ///
+    /// - Parameter members: The members, in the order they are written.
+    public init(_ members: JSONObject) { self.members = members }
+
+    /// The value of a member, or `nil` when there is none; setting `nil` removes the member.
+    ///
+    /// ```swift
+    /// profile.extras["theme"] = "light"
+    /// ```
+    ///
+    /// - Complexity: O(*n*) in the number of members.
+    public subscript(key: String) -> JSONValue? {
+        get { members[key] }
+        set { members[key] = newValue }
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Whether there are no members.
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The keys, in order.
+    public var keys: [String] { members.keys }
+}
+
+extension UnknownKeys: Sequence {
+    /// The members in order, as `(key, value)` pairs.
+    ///
+    /// ```swift
+    /// for (key, value) in profile.extras { print(key, value) }
+    /// ```
+    ///
+    /// - Returns: An iterator over the members.
+    public func makeIterator() -> IndexingIterator<JSONObject> { members.makeIterator() }
+}
+
+extension UnknownKeys: ExpressibleByDictionaryLiteral {
+    /// Members written as a dictionary literal, in order.
+    ///
+    /// ```swift
+    /// let extras: UnknownKeys = ["theme": "dark", "beta": true]
+    /// ```
+    ///
+    /// - Parameter elements: The members.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        members = JSONObject(elements.map { (key: $0.0, value: $0.1) })
+    }
+}
+
+extension UnknownKeys: Codable {
+    /// Decodes an object's members; `null` gives no members.
+    ///
+    /// This is the property's own decoding, which decoders other than ``LenientJSONDecoder`` use.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError.typeMismatch` when the value is neither an object nor `null`.
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        switch value {
+        case .null: members = JSONObject()
+        case .object(let object): members = object
+        default:
+            throw DecodingError.typeMismatch(
+                UnknownKeys.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "Expected an object of unknown keys but found \(value) instead."))
+        }
+    }
+
+    /// Encodes the members as an object.
+    ///
+    /// ``LenientJSONEncoder`` does not call it for a property: it writes the members into the
+    /// property's enclosing object instead.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(members).encode(to: encoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an ``UnknownKeys`` property: under ``LenientJSONDecoder``, the members of this
+    /// container's object that no other property reads; under other decoders, the object at the
+    /// property's own key, or no members when the key is missing or `null`.
+    ///
+    /// Synthesized conformances call it for a property declared `var extras = UnknownKeys()`.
+    ///
+    /// ```swift
+    /// extras = try container.decode(UnknownKeys.self, forKey: .extras)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: ``UnknownKeys``.
+    ///   - key: The property's key.
+    /// - Returns: The members.
+    /// - Throws: `DecodingError.typeMismatch` when, under another decoder, the value at the key is
+    ///   not an object.
+    public func decode(_ type: UnknownKeys.Type, forKey key: Key) throws -> UnknownKeys {
+        // The lenient decoder's containers hand out a super decoder that can collect the members;
+        // asking for it reads no member and reports nothing.
+        if let decoder = try? superDecoder() as? TreeDecoder, let collect = decoder.unknownKeysCollector {
+            return collect(key.stringValue)
+        }
+        return try decodeIfPresent(UnknownKeys.self, forKey: key) ?? UnknownKeys()
+    }
+}

@@ -1,0 +1,146 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// `UnknownKeys`: decode → encode keeps every key the server sent.
+@Suite struct UnknownKeysTests {
+    struct Profile: Codable, Equatable {
+        var extras = UnknownKeys()
+        var id: Int
+        var name: String
+    }
+
+    struct Mapped: Codable, Equatable, KeyMapping {
+        var id: Int
+        var desc: String
+        var userName: String
+        var more = UnknownKeys()
+
+        static let keyMapping: [String: KeySource] = ["id": ["id", "ID"], "desc": "ext.desc"]
+        static let keyStrategy: KeyStrategy? = .snakeCase
+    }
+
+    struct Nested: Codable, Equatable {
+        var profile: Profile
+        var rest = UnknownKeys()
+    }
+
+    struct Ignoring: Codable, Equatable, KeyMapping {
+        var id: Int
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["extras": .ignored]
+    }
+
+    static let modes: [LenientJSONDecoder.Options] = [.lenient, .strict]
+    static let profileJSON = #"{"id":1,"theme":"dark","name":"Ada","beta":true,"tags":[1,{"a":null}]}"#
+
+    @Test func thePropertyReceivesTheMembersNoOtherPropertyReadsInOrder() throws {
+        for options in Self.modes {
+            let profile = try LenientJSONDecoder(options: options).decode(Profile.self, from: Self.profileJSON)
+            #expect(profile.id == 1)
+            #expect(profile.extras.keys == ["theme", "beta", "tags"])
+            #expect(profile.extras["theme"] == "dark")
+            #expect(profile.extras.count == 3)
+            #expect(!profile.extras.isEmpty)
+            #expect(profile.extras.map(\.key) == ["theme", "beta", "tags"])
+        }
+    }
+
+    @Test func keyMappingAndStrategiesDecideWhatIsRead() throws {
+        let json = #"{"ID":3,"ext":{"desc":"d"},"user_name":"ada","extra":1,"userName":"other"}"#
+        let value = try LenientJSONDecoder().decode(Mapped.self, from: json)
+        #expect(value.id == 3)
+        #expect(value.desc == "d")
+        #expect(value.userName == "ada")
+        #expect(value.more.keys == ["extra", "userName"])
+
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let snake = try decoder.decode(Profile.self, from: #"{"id":1,"name":"a","dark_mode":true}"#)
+        #expect(snake.extras.keys == ["dark_mode"])
+    }
+
+    @Test func looselyMatchedMembersAreReadInLenientOnly() throws {
+        let json = #"{"ID":1,"Name":"a"}"#
+        let lenient = try LenientJSONDecoder().decode(Profile.self, from: json)
+        #expect(lenient.extras.isEmpty)
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Profile.self, from: json)
+        }
+    }
+
+    @Test func aMemberNamedLikeThePropertyIsAnUnknownKeyToo() throws {
+        let profile = try LenientJSONDecoder().decode(Profile.self, from: #"{"id":1,"name":"a","extras":{"x":1}}"#)
+        #expect(profile.extras.keys == ["extras"])
+    }
+
+    @Test func collectedMembersAreNotReportedAsUnknownKeys() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let (value, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+            Nested.self, from: #"{"profile":{"id":1,"name":"a","x":2},"y":3}"#)
+        #expect(value.profile.extras.keys == ["x"])
+        #expect(value.rest.keys == ["y"])
+        #expect(report.issues(ofKind: .unknownKey).isEmpty)
+    }
+
+    @Test func theEncoderWritesTheMembersBackAfterThePropertiesAndAPropertyWins() throws {
+        let profile = try LenientJSONDecoder().decode(Profile.self, from: Self.profileJSON)
+        let encoder = LenientJSONEncoder()
+        let data = try encoder.encode(profile)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"id":1,"name":"Ada","theme":"dark","beta":true,"tags":[1,{"a":null}]}"#)
+        for options in Self.modes {
+            #expect(try LenientJSONDecoder(options: options).decode(Profile.self, from: data) == profile)
+        }
+
+        var clash = profile
+        clash.extras["name"] = "Eve"
+        let written = try encoder.encodeToJSONValue(clash)
+        #expect(written["name"] == "Ada")
+    }
+
+    @Test func nestedObjectsRoundTripWithTheirOwnMembers() throws {
+        let json = #"{"a":0,"profile":{"id":1,"name":"a","x":[true]},"z":"last"}"#
+        let value = try LenientJSONDecoder().decode(Nested.self, from: json)
+        let encoded = try LenientJSONEncoder().encodeToJSONValue(value)
+        #expect(encoded == (try JSONValue(parsing: json)))
+        #expect(try LenientJSONDecoder().decode(Nested.self, from: LenientJSONEncoder().encode(value)) == value)
+    }
+
+    @Test func underFoundationItIsAnOrdinaryPropertyThatMayBeMissing() throws {
+        let missing = try JSONDecoder().decode(Profile.self, from: Data(#"{"id":1,"name":"a","x":2}"#.utf8))
+        #expect(missing.extras.isEmpty)
+        let present = try JSONDecoder().decode(Profile.self, from: Data(#"{"id":1,"name":"a","extras":{"x":2}}"#.utf8))
+        #expect(present.extras["x"] == 2)
+        let null = try JSONDecoder().decode(Profile.self, from: Data(#"{"id":1,"name":"a","extras":null}"#.utf8))
+        #expect(null.extras.isEmpty)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Profile.self, from: Data(#"{"id":1,"name":"a","extras":[1]}"#.utf8))
+        }
+        let encoded = try JSONEncoder().encode(present)
+        #expect(try JSONDecoder().decode(Profile.self, from: encoded) == present)
+    }
+
+    @Test func anIgnoredPropertyCollectsAndWritesNothing() throws {
+        let value = try LenientJSONDecoder().decode(Ignoring.self, from: #"{"id":1,"x":2}"#)
+        #expect(value.extras.isEmpty)
+        var withExtras = value
+        withExtras.extras["x"] = 2
+        #expect(try LenientJSONEncoder().encodeToJSONValue(withExtras) == ["id": 1])
+    }
+
+    @Test func valueSemanticsLiteralsAndEquality() throws {
+        var extras: UnknownKeys = ["a": 1, "b": "two"]
+        let copy = extras
+        extras["a"] = nil
+        #expect(extras.keys == ["b"])
+        #expect(copy.keys == ["a", "b"])
+        #expect(UnknownKeys(JSONObject([(key: "b", value: "two")])) == extras)
+        #expect(Set([extras, copy]).count == 2)
+    }
+}
