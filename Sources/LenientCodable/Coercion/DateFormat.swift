@@ -122,7 +122,9 @@ enum ISO8601Reader {
             guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
                 let day = number(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
             else { return nil }
-            var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+            // Whole seconds are counted in an integer from 2001, the reference date `Date` stores its
+            // time from, so that no rounding happens before the fraction is added.
+            var seconds = (daysFromCivil(year: year, month: month, day: day) - daysFrom1970To2001) * 86_400
             guard let separator = next else { return nil }  // A date alone is a pattern's job.
             guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " ")
             else { return nil }
@@ -135,23 +137,17 @@ enum ISO8601Reader {
                 guard let value = number(2), value <= 60 else { return nil }
                 second = value
             }
-            seconds += Double(hour * 3600 + minute * 60 + second)
+            seconds += hour * 3600 + minute * 60 + second
+            var fraction: Range<Int> = index..<index
             if expect(UInt8(ascii: ".")) || expect(UInt8(ascii: ",")) {
-                var fraction = 0.0
-                var scale = 0.1
-                var digits = 0
-                while let byte = next, JSONParser.isDigit(byte) {
-                    fraction += Double(byte - UInt8(ascii: "0")) * scale
-                    scale /= 10
-                    digits += 1
-                    index += 1
-                }
-                guard digits > 0 else { return nil }
-                seconds += fraction
+                let start = index
+                while let byte = next, JSONParser.isDigit(byte) { index += 1 }
+                guard index > start else { return nil }
+                fraction = start..<index
             }
-            if isAtEnd { return Date(timeIntervalSince1970: seconds) }
+            if isAtEnd { return date(seconds: seconds, fraction: fraction) }
             if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
-                return isAtEnd ? Date(timeIntervalSince1970: seconds) : nil
+                return isAtEnd ? date(seconds: seconds, fraction: fraction) : nil
             }
             guard let sign = next, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
             index += 1
@@ -163,10 +159,47 @@ enum ISO8601Reader {
                 offsetMinutes = value
             }
             guard isAtEnd, offsetHours < 24, offsetMinutes < 60 else { return nil }
-            let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
-            return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
+            let offset = offsetHours * 3600 + offsetMinutes * 60
+            return date(seconds: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset, fraction: fraction)
+        }
+
+        /// The date `seconds` whole seconds after 2001 plus the decimal fraction whose digits are at
+        /// `fraction`, rounded once, to the nearest `Double`: any number of digits is read exactly,
+        /// so the text ``ISO8601Writer`` writes comes back as the same `Date`, bit for bit.
+        func date(seconds: Int, fraction: Range<Int>) -> Date? {
+            // Trailing zeros change nothing; without other digits the time is a whole number of
+            // seconds, which a Double holds exactly in the years four digits can write.
+            var end = fraction.upperBound
+            while end > fraction.lowerBound, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            guard end > fraction.lowerBound else { return Date(timeIntervalSinceReferenceDate: Double(seconds)) }
+            let digits = UnsafeBufferPointer(rebasing: bytes[fraction.lowerBound..<end])
+            // The decimal text of seconds + 0.digits, which Double's initializer rounds correctly. Below
+            // zero, -5 + 0.25 is written -4.75: the whole part moves up by one and the fraction becomes
+            // its complement to 1, digit by digit (10 - d for the last digit, 9 - d before it).
+            var text: [UInt8] = []
+            text.reserveCapacity(digits.count + 24)
+            if seconds >= 0 {
+                text.append(contentsOf: String(seconds).utf8)
+                text.append(UInt8(ascii: "."))
+                text.append(contentsOf: digits)
+            } else {
+                text.append(UInt8(ascii: "-"))
+                text.append(contentsOf: String(-(seconds + 1)).utf8)
+                text.append(UInt8(ascii: "."))
+                for (position, digit) in digits.enumerated() {
+                    let complement =
+                        position == digits.count - 1
+                        ? 10 - (digit - UInt8(ascii: "0")) : 9 - (digit - UInt8(ascii: "0"))
+                    text.append(UInt8(ascii: "0") + complement)
+                }
+            }
+            guard let interval = Double(String(decoding: text, as: UTF8.self)) else { return nil }
+            return Date(timeIntervalSinceReferenceDate: interval)
         }
     }
+
+    /// The days from 1970-01-01, where ``daysFromCivil(year:month:day:)`` counts from, to 2001-01-01.
+    static let daysFrom1970To2001 = 11_323
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 

@@ -239,6 +239,10 @@ final class TreeEncoder: Encoder {
 
     /// Encodes a date into this encoder's node under the date strategy.
     private func encodeDate(_ date: Date) throws {
+        guard tree.settings.dateEncodingStrategyIsSet else {
+            tree.setString(node, try Self.iso8601String(from: date, codingPath: codingPath))
+            return
+        }
         switch tree.settings.dateEncodingStrategy {
         case .secondsSince1970:
             try setFloatingPoint(date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
@@ -259,6 +263,29 @@ final class TreeEncoder: Encoder {
             // .deferredToDate: the date encodes itself, as seconds since 2001.
             try date.encode(to: self)
         }
+    }
+
+    /// The text of a date when no date strategy is set; see ``ISO8601Writer``.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a date that four-digit years cannot write.
+    static func iso8601String(from date: Date, codingPath: [any CodingKey]) throws -> String {
+        guard let text = ISO8601Writer.string(from: date) else {
+            throw unwritableDateError(date, codingPath: codingPath)
+        }
+        return text
+    }
+
+    @inline(never)
+    static func unwritableDateError(_ date: Date, codingPath: [any CodingKey]) -> EncodingError {
+        // Foundation traps when it describes a date that is not finite, as a log of this error would.
+        let interval = date.timeIntervalSinceReferenceDate
+        return EncodingError.invalidValue(
+            interval.isFinite ? date : interval,
+            .init(
+                codingPath: codingPath,
+                debugDescription:
+                    "Cannot write \(interval) seconds since 2001 as an ISO 8601 date from year 1 to 9999; set a dateEncodingStrategy to encode it."
+            ))
     }
 
     /// Encodes data into this encoder's node under the data strategy.
