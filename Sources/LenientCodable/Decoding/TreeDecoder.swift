@@ -140,10 +140,26 @@ final class TreeDecoder: Decoder {
             defer { keepInputIfRetained(&decoder) }
             decoder.report = report
             let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
-            let value = try decoder.unwrap(type, at: index, path: codingPath)
+            // Foundation decodes the top-level value as the runtime type passed in:
+            // `decode(Child.self as Base.Type, from:)` gives a `Child`.
+            let value =
+                try type == T.self
+                ? decoder.unwrap(type, at: index, path: codingPath)
+                : decoder.unwrapRuntimeType(type, at: index, path: codingPath)
             decoder.shareKeyOrders()
             return value
         }
+    }
+
+    /// Decodes the runtime type of `type`, a subclass of `T`, rather than `T` itself.
+    @inline(never)
+    private func unwrapRuntimeType<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T {
+        let runtimeType: any Decodable.Type = type
+        // Passing the existential opens it: `unwrap` runs with the subclass as its generic type.
+        guard let value = try unwrap(runtimeType, at: index, path: path) as? T else {
+            return try unwrap(type, at: index, path: path)
+        }
+        return value
     }
 
     /// Makes the decoder's tree copy its input when anything but the caller still refers to the
