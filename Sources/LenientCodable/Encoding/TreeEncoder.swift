@@ -259,6 +259,8 @@ final class TreeEncoder: Encoder {
         #endif
         case .custom(let closure):
             try closure(date, self)
+            // A closure that encodes nothing writes an empty object, as Foundation does, even at the top level.
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
         default:
             // .deferredToDate: the date encodes itself, as seconds since 2001.
             try date.encode(to: self)
@@ -295,6 +297,7 @@ final class TreeEncoder: Encoder {
             tree.setString(node, data.base64EncodedString())
         case .custom(let closure):
             try closure(data, self)
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
         default:
             // .deferredToData: an array of bytes.
             try data.encode(to: self)
