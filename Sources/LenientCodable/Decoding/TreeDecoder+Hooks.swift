@@ -246,6 +246,7 @@ extension TreeDecoder {
             TreeDecoder.keepInputIfRetained(&inner)
         }
         inner.report = report
+        if report != nil { inner.host = (self, index) }
         let result = try body(inner)
         // A model with hooks may be decoded only through such decoders: share what they learned.
         inner.shareKeyOrders()

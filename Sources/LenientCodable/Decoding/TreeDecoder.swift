@@ -48,6 +48,12 @@ final class TreeDecoder: Decoder {
     /// The JSON values of the containers built for hooks, type choices and transforms, by node;
     /// `nil` until the first is built. See ``sharedJSONValue(at:)``.
     @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+    /// For a decoder over a document of its own that stands for a value of another (JSON text in
+    /// a string, JSON a hook returned), that value's decoder and node: the start of the JSON paths
+    /// of the report. Set only when a report is collected.
+    @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
+    /// The parents of this decoder's tree, built for the first JSON path a report needs.
+    @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
