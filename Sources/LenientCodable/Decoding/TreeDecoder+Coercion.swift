@@ -271,7 +271,7 @@ extension TreeDecoder {
             defer { activeWraps.removeLast() }
             if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
                 rollbackReport(to: mark)
-                record(.coerced, path: path, found: index, "Wrapped a single \(describeFound(at: index)) in \(T.self).")
+                record(.coerced, path: path, found: index, "Wrapped \(describeFound(at: index)) in \(T.self).")
                 return value
             }
             rollbackReport(to: mark)

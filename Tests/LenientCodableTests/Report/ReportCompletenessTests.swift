@@ -248,6 +248,18 @@ import Testing
             DecodingIssue(path: "", kind: .defaulted, message: "M.").description == "<root> (<root>): defaulted: M.")
     }
 
+    /// A single value where an array belongs is named as found: "Wrapped an object in …", not "a single an object".
+    @Test func wrappingASingleValueNamesWhatWasWrapped() throws {
+        struct Item: Decodable { var name: String }
+        struct Listing: Decodable { var items: [Item] }
+        let (listing, report) = try LenientJSONDecoder().decodeWithReport(
+            Listing.self, from: #"{"items":{"name":"x"}}"#)
+        #expect(listing.items.map(\.name) == ["x"])
+        #expect(report.issues.map(\.message) == ["Wrapped an object in Array<Item>."])
+        let numbers = try Self.lenientReport(Tags.self, #"{"ids":5}"#)
+        #expect(numbers.issues.map(\.message) == ["Wrapped number 5 in Array<Int>."])
+    }
+
     @Test func reportsAreCodable() throws {
         let report = try Self.lenientReport(Library.self, #"{"books":[{"p":"412","ext":{},"book_id":3}]}"#)
         #expect(report.issues.count == 3, "\(report)")
