@@ -20,14 +20,18 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
 
     let kind: Kind
 
-    /// ISO 8601 date and time, with or without fractional seconds, with `Z`, `+0000`,
-    /// `+00:00` or `+00` as the offset (no offset means UTC), and `T` or a space between date
-    /// and time: `2026-11-20T09:30:00Z`, `2026-11-20T09:30:00.123+01:00`, `2026-11-20 09:30:00`.
+    /// ISO 8601 date and time, with or without fractional seconds (any number of digits), with
+    /// `Z`, `+0000`, `+00:00` or `+00` as the offset (no offset means UTC), and `T` or a space
+    /// between date and time: `2026-11-20T09:30:00Z`, `2026-11-20T09:30:00.123+01:00`,
+    /// `2026-11-20 09:30:00`. Also the spellings servers derive from it, with a space before the
+    /// zone: Ruby's `Time#to_s` (`2026-11-20 09:30:00 UTC`, `2026-11-20 10:30:00 +0100`) and Go's
+    /// `Time.String` (`2026-11-20 09:30:00.5 +0000 UTC`).
     public static let iso8601 = DateFormat(kind: .iso8601)
 
     /// Seconds or milliseconds since 1970, from a number or a numeric string. Values of
     /// 100 000 000 000 or more (in magnitude) are milliseconds: as seconds they would be
-    /// after the year 5000.
+    /// after the year 5000. Also the milliseconds of ASP.NET's JSON dates, `/Date(1705956596000)/`
+    /// and `/Date(1705956596000+0100)/`, whose offset does not change the instant.
     public static let unixTime = DateFormat(kind: .unixTime)
 
     /// A `DateFormatter` pattern (`"yyyy-MM-dd"`, `"EEE MMM dd HH:mm:ss Z yyyy"`), read with
@@ -37,13 +41,16 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: The date format.
     public static func pattern(_ format: String) -> DateFormat { DateFormat(kind: .pattern(format)) }
 
-    /// The list the lenient decoder starts with: ISO 8601, Unix time, then YYModel's formats
-    /// (`yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd`, `yyyy/MM/dd HH:mm:ss`, `yyyy/MM/dd`,
-    /// Twitter's `EEE MMM dd HH:mm:ss Z yyyy`, and RFC 1123's `EEE, dd MMM yyyy HH:mm:ss zzz`).
+    /// The list the lenient decoder starts with: ISO 8601 (with Ruby's and Go's spellings), Unix
+    /// time (with .NET's `/Date(…)/`), then YYModel's formats (`yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd`,
+    /// `yyyy/MM/dd HH:mm:ss`, `yyyy/MM/dd`, Twitter's `EEE MMM dd HH:mm:ss Z yyyy`, and RFC 1123's
+    /// `EEE, dd MMM yyyy HH:mm:ss zzz`, which also reads RFC 2822's numeric offsets), and Java's
+    /// `Date.toString()`, `EEE MMM dd HH:mm:ss zzz yyyy` (in UTC or GMT).
     public static let standardList: [DateFormat] = [
         .iso8601, .unixTime,
         .pattern("yyyy-MM-dd"), .pattern("yyyy/MM/dd HH:mm:ss"), .pattern("yyyy/MM/dd"),
         .pattern("EEE MMM dd HH:mm:ss Z yyyy"), .pattern("EEE, dd MMM yyyy HH:mm:ss zzz"),
+        .pattern("EEE MMM dd HH:mm:ss zzz yyyy"),
     ]
 
     /// The format's name: `iso8601`, `unixTime` or the pattern.
@@ -61,6 +68,7 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
         case .iso8601:
             return ISO8601Reader.date(from: text)
         case .unixTime:
+            if let date = DateFormat.dotNetDate(text) { return date }
             return CoercionRules.double(fromString: text).flatMap(DateFormat.unixDate)
         case .pattern(let format):
             return PatternCache.shared.date(from: CoercionRules.trimmed(text), format: format)
@@ -71,6 +79,21 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     func date(fromNumber value: Double) -> Date? {
         guard case .unixTime = kind else { return nil }
         return DateFormat.unixDate(value)
+    }
+
+    /// The instant of ASP.NET's `/Date(milliseconds[±hhmm])/`, or `nil` for other text.
+    static func dotNetDate(_ text: String) -> Date? {
+        let text = CoercionRules.trimmed(text)
+        guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
+        var body = text.dropFirst(6).dropLast(2)
+        // The offset after the milliseconds names the sender's zone; the milliseconds are UTC.
+        if let sign = body.dropFirst().lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offset = body[body.index(after: sign)...]
+            guard offset.count == 4, offset.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            body = body[..<sign]
+        }
+        guard let milliseconds = Int64(body) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     static func unixDate(_ value: Double) -> Date? {
@@ -146,21 +169,45 @@ enum ISO8601Reader {
                 fraction = start..<index
             }
             if isAtEnd { return date(seconds: seconds, fraction: fraction) }
-            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
+            // Servers also put a space before the zone: Ruby's `Time#to_s` (`2024-01-22 20:49:56 UTC`,
+            // `… +0100`), Go's `Time.String` (`… +0000 UTC`), Python's `str` of a date (`…+00:00`).
+            let spaced = expect(UInt8(ascii: " "))
+            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) || (spaced && expectUTCName()) {
                 return isAtEnd ? date(seconds: seconds, fraction: fraction) : nil
             }
             guard let sign = next, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
             index += 1
             guard let offsetHours = number(2) else { return nil }
             var offsetMinutes = 0
-            if !isAtEnd {
+            if !isAtEnd && next != UInt8(ascii: " ") {
                 _ = expect(UInt8(ascii: ":"))
                 guard let value = number(2) else { return nil }
                 offsetMinutes = value
             }
+            // Go writes the zone's abbreviation after the offset, which says it again.
+            if spaced && expect(UInt8(ascii: " ")) && !expectZoneAbbreviation() { return nil }
             guard isAtEnd, offsetHours < 24, offsetMinutes < 60 else { return nil }
             let offset = offsetHours * 3600 + offsetMinutes * 60
             return date(seconds: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset, fraction: fraction)
+        }
+
+        /// Skips `UTC` or `GMT`, in any case, when it comes next.
+        mutating func expectUTCName() -> Bool {
+            guard bytes.count - index >= 3 else { return false }
+            let name = (bytes[index] | 0x20, bytes[index + 1] | 0x20, bytes[index + 2] | 0x20)
+            guard
+                name == (UInt8(ascii: "u"), UInt8(ascii: "t"), UInt8(ascii: "c"))
+                    || name == (UInt8(ascii: "g"), UInt8(ascii: "m"), UInt8(ascii: "t"))
+            else { return false }
+            index += 3
+            return true
+        }
+
+        /// Skips a zone abbreviation (`UTC`, `CET`, `AEDT`): two to five ASCII capitals.
+        mutating func expectZoneAbbreviation() -> Bool {
+            let start = index
+            while let byte = next, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { index += 1 }
+            return (2...5).contains(index - start)
         }
 
         /// The date `seconds` whole seconds after 2001 plus the decimal fraction whose digits are at
