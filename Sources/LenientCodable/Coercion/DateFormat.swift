@@ -220,6 +220,20 @@ enum ISO8601Reader {
             while end > fraction.lowerBound, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
             guard end > fraction.lowerBound else { return Date(timeIntervalSinceReferenceDate: Double(seconds)) }
             let digits = UnsafeBufferPointer(rebasing: bytes[fraction.lowerBound..<end])
+            // Milliseconds and microseconds: (seconds * 10^n + digits) / 10^n, both exact in a
+            // Double, and one division, which rounds correctly.
+            if digits.count <= 7 {
+                var scale = 1
+                var numerator = 0
+                for digit in digits {
+                    scale *= 10
+                    numerator = numerator * 10 + Int(digit - UInt8(ascii: "0"))
+                }
+                let (scaled, overflow) = seconds.multipliedReportingOverflow(by: scale)
+                if !overflow, (scaled + numerator).magnitude < 1 << 53 {
+                    return Date(timeIntervalSinceReferenceDate: Double(scaled + numerator) / Double(scale))
+                }
+            }
             // The decimal text of seconds + 0.digits, which Double's initializer rounds correctly. Below
             // zero, -5 + 0.25 is written -4.75: the whole part moves up by one and the fraction becomes
             // its complement to 1, digit by digit (10 - d for the last digit, 9 - d before it).
