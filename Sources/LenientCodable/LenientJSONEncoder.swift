@@ -22,7 +22,10 @@ import Foundation
 /// ```
 ///
 /// With `.sortedKeys` the output is exactly `JSONEncoder`'s for the same value and settings:
-/// layout, escaping, number formatting, every date, data, float and key strategy. Without it,
+/// layout, escaping, number formatting, every date, data, float and key strategy. One default
+/// differs on purpose: with ``dateEncodingStrategy`` left unset, dates are written as ISO 8601
+/// in UTC, which ``LenientJSONDecoder`` reads back exactly, instead of `JSONEncoder`'s seconds
+/// since 2001, which it would read as seconds since 1970. Without `.sortedKeys`,
 /// object members come in the order the value encoded them — the order of the properties for
 /// synthesized conformances — instead of Foundation's hash order, which changes from call to
 /// call.
