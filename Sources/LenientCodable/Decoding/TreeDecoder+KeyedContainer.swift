@@ -588,7 +588,53 @@ extension TreeDecoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+            // Only where the choice cannot change the value: a transform reads its own way.
+            if decoder.report != nil, plan?.hasTransforms != true, let wrapper = T.self as? any DefaultingWrapper.Type {
+                return try decodeDefaultingWrapper(type, wrapper: wrapper, forKey: key)
+            }
+            return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+        }
+
+        /// A wrapper that gives a missing or null value its default (``Defaulted``), read through
+        /// `decodeIfPresent` by its container overload: the default it is about to give is a
+        /// forgiven value, reported as the decoder reports its own defaults.
+        @inline(never)
+        private func decodeDefaultingWrapper<T: Decodable>(
+            _ type: T.Type, wrapper: any DefaultingWrapper.Type, forKey key: Key
+        ) throws -> T? {
+            guard let index = valueIndex(forKey: key) else {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                    "Missing value; used the default \(wrapper.defaultDescription).")
+                return nil
+            }
+            if decoder.tree[index].kind == .null {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: index,
+                    "Found null; used the default \(wrapper.defaultDescription).")
+                return nil
+            }
+            // As ``decodeFoundOptional(_:decoder:index:path:_:)``, naming the default instead of nil.
+            let path = pathBox.appending(key)
+            guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
+            let described = wrapper.defaultDescription
+            if decoder.isNullish(at: index, for: T.self) {
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Found \(decoder.describeFound(at: index)); used the default \(described).")
+                return nil
+            }
+            let mark = decoder.reportMark
+            do {
+                return try decoder.unwrap(type, at: index, path: path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                decoder.rollbackReport(to: mark)
+                let kind: DecodingIssue.Kind = TreeDecoder.isRejection(error, at: path) ? .rejected : .defaulted
+                decoder.record(
+                    kind, path: path, found: index, "\(TreeDecoder.reason(error)); used the default \(described).")
+                return nil
+            }
         }
 
         // MARK: Nested containers

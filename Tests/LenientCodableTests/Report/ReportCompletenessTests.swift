@@ -67,6 +67,11 @@ import Testing
         @Coerced var page: Int
     }
 
+    struct Settings: Decodable, KeyMapping {
+        @Defaulted var pageSize: Int
+        static let keyMapping: [String: KeySource] = ["pageSize": "paging.size"]
+    }
+
     struct Holder: Decodable {
         var item: Item
         struct Item: Decodable { var count: Int }
@@ -182,6 +187,20 @@ import Testing
             try lenientReport(Paged.self, #"{"page":"412"}"#)
         },
         ReportCase(
+            testDescription: "@Defaulted missing", expected: [Expected("pageSize", "paging.size", .defaulted)]
+        ) {
+            try lenientReport(Settings.self, "{}")
+        },
+        ReportCase(testDescription: "@Defaulted null", expected: [Expected("pageSize", "paging.size", .defaulted)]) {
+            try lenientReport(Settings.self, #"{"paging":{"size":null}}"#)
+        },
+        ReportCase(testDescription: "@Defaulted invalid", expected: [Expected("pageSize", "paging.size", .defaulted)]) {
+            try lenientReport(Settings.self, #"{"paging":{"size":"many"}}"#)
+        },
+        ReportCase(testDescription: "@Defaulted present", expected: []) {
+            try lenientReport(Settings.self, #"{"paging":{"size":20}}"#)
+        },
+        ReportCase(
             testDescription: "inside JSON text in a string",
             expected: [Expected("item", "item", .coerced), Expected("item.count", "item.count", .coerced)]
         ) {
@@ -258,6 +277,14 @@ import Testing
         #expect(report.issues.map(\.message) == ["Wrapped an object in Array<Item>."])
         let numbers = try Self.lenientReport(Tags.self, #"{"ids":5}"#)
         #expect(numbers.issues.map(\.message) == ["Wrapped number 5 in Array<Int>."])
+    }
+
+    @Test func defaultedNamesTheDefaultItGave() throws {
+        let missing = try Self.lenientReport(Settings.self, "{}")
+        #expect(missing.issues.map(\.message) == ["Missing value; used the default 0."])
+        let invalid = try Self.lenientReport(Settings.self, #"{"paging":{"size":"many"}}"#)
+        #expect(invalid.issues.count == 1)
+        #expect(invalid.issues.first?.message.hasSuffix("used the default 0.") == true, "\(invalid)")
     }
 
     @Test func reportsAreCodable() throws {
