@@ -170,7 +170,12 @@ extension TreeDecoder {
                     debugDescription: "decodingType(for:) of \(T.self) returned \(chosen), which is not a \(T.self)."))
         }
         func decode<Chosen: Decodable>(_ type: Chosen.Type) throws -> Any {
-            try unwrap(Chosen.self, at: index, path: path)
+            let traits = traits(of: Chosen.self)
+            // In `.lenient` the requested type's own decode, which this runs inside, lists the
+            // object's unread keys and gives the second chances: decoding the chosen type through
+            // `unwrap` would do both again, and list each unknown key twice.
+            guard isLenient, case .model = traits.kind else { return try unwrap(Chosen.self, at: index, path: path) }
+            return try decodeModel(Chosen.self, at: index, path: path, isCurrent: false, traits: traits)
         }
         guard let value = try decode(chosen) as? T else {
             throw DecodingError.typeMismatch(

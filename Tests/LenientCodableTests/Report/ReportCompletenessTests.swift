@@ -298,3 +298,35 @@ import Testing
         #expect(issue == DecodingIssue(path: "a", jsonPath: "a", kind: .coerced, message: "M."))
     }
 }
+
+extension ReportCompletenessTests {
+    class Shape: Decodable, PolymorphicDecodable {
+        var name: String
+        class func decodingType(for json: JSONValue) -> (any Decodable.Type)? {
+            json["type"]?.stringValue == "circle" ? Circle.self : nil
+        }
+    }
+
+    final class Circle: Shape {
+        var radius: Double
+        private enum CodingKeys: String, CodingKey { case radius }
+        required init(from decoder: any Decoder) throws {
+            radius = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .radius)
+            try super.init(from: decoder)
+        }
+    }
+
+    /// A subclass chosen from the JSON reads its members through two types' containers; a member neither reads is
+    /// listed once, and the members either reads are not listed. (The type field is a member no property reads.)
+    @Test func unknownKeysOfAPolymorphicSubclassAreListedOnce() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let json = #"[{"type":"circle","name":"c","radius":2,"color":"red"}]"#
+        let (shapes, report) = try LenientJSONDecoder(options: options).decodeWithReport([Shape].self, from: json)
+        #expect(shapes.first is Circle)
+        #expect(
+            report.issues.map(Expected.init) == [
+                Expected("[0].type", "[0].type", .unknownKey), Expected("[0].color", "[0].color", .unknownKey),
+            ], "\(report)")
+    }
+}
