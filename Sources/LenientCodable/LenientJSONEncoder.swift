@@ -115,10 +115,13 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     }
 
     /// The unset date strategy as a Foundation strategy: the same text, written through the
-    /// encoder's single value container.
-    private static let iso8601RoundTripStrategy = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
-        var container = encoder.singleValueContainer()
-        try container.encode(try TreeEncoder.iso8601String(from: date, codingPath: encoder.codingPath))
+    /// encoder's single value container. Computed, not stored: where an SDK's strategy type is not
+    /// `Sendable`, a stored static would be shared mutable-looking state in Swift 6.
+    private static var iso8601RoundTripStrategy: JSONEncoder.DateEncodingStrategy {
+        .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try TreeEncoder.iso8601String(from: date, codingPath: encoder.codingPath))
+        }
     }
 
     /// How `Data` is encoded; the same as `JSONEncoder.dataEncodingStrategy`. Defaults to
