@@ -29,10 +29,13 @@ struct TypeTraits {
     /// converter itself: a reference would make every copy of the traits retain and release it.
     /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
     var hasConverter = false
+    /// The type as a wrapper whose default a report names (``Defaulted``), or `nil`.
+    var defaultingWrapper: (any DefaultingWrapper.Type)?
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
     init(of type: Any.Type) {
+        defaultingWrapper = type as? any DefaultingWrapper.Type
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         isKeyMapped = type is any KeyMapping.Type

@@ -589,7 +589,9 @@ extension TreeDecoder {
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             // Only where the choice cannot change the value: a transform reads its own way.
-            if decoder.report != nil, plan?.hasTransforms != true, let wrapper = T.self as? any DefaultingWrapper.Type {
+            if decoder.report != nil, plan?.hasTransforms != true,
+                let wrapper = decoder.traits(of: T.self).defaultingWrapper
+            {
                 return try decodeDefaultingWrapper(type, wrapper: wrapper, forKey: key)
             }
             return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
