@@ -125,8 +125,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         set { withSettings { $0.allowsJSON5 = newValue } }
     }
 
-    /// Whether a JSON5 document may omit the braces around a top-level object; the same as
-    /// `JSONDecoder.assumesTopLevelDictionary`. It has effect only with ``allowsJSON5``.
+    /// Whether the document may omit the braces around a top-level object; the same as
+    /// `JSONDecoder.assumesTopLevelDictionary`. As in Foundation, it applies with or without
+    /// ``allowsJSON5``: `"x": 42` decodes as `["x": 42]`, and an empty or blank document as `[:]`.
     public var assumesTopLevelDictionary: Bool {
         get { withSettings { $0.assumesTopLevelDictionary } }
         set { withSettings { $0.assumesTopLevelDictionary = newValue } }

@@ -22,7 +22,10 @@ import Foundation
 /// ```
 ///
 /// With `.sortedKeys` the output is exactly `JSONEncoder`'s for the same value and settings:
-/// layout, escaping, number formatting, every date, data, float and key strategy. Without it,
+/// layout, escaping, number formatting, every date, data, float and key strategy. One default
+/// differs on purpose: with ``dateEncodingStrategy`` left unset, dates are written as ISO 8601
+/// in UTC, which ``LenientJSONDecoder`` reads back exactly, instead of `JSONEncoder`'s seconds
+/// since 2001, which it would read as seconds since 1970. Without `.sortedKeys`,
 /// object members come in the order the value encoded them — the order of the properties for
 /// synthesized conformances — instead of Foundation's hash order, which changes from call to
 /// call.
@@ -56,8 +59,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     private let lock = NSLock()
     private var settings = EncoderSettings()
 
-    /// Creates an encoder with Foundation's default settings: compact output, default keys,
-    /// dates as seconds since 2001, data as Base64, and non-finite numbers rejected.
+    /// Creates an encoder with Foundation's default settings — compact output, default keys, data
+    /// as Base64, non-finite numbers rejected — except for dates, which are written as ISO 8601
+    /// in UTC that ``LenientJSONDecoder`` reads back exactly (see ``dateEncodingStrategy``).
     public init() {}
 
     private func withSettings<Value>(_ body: (inout EncoderSettings) -> Value) -> Value {
@@ -73,11 +77,51 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         set { withSettings { $0.outputFormatting = newValue } }
     }
 
-    /// How dates are encoded; the same as `JSONEncoder.dateEncodingStrategy`. Defaults to
-    /// `.deferredToDate`.
+    /// How dates are encoded; the same as `JSONEncoder.dateEncodingStrategy`, with a different
+    /// default.
+    ///
+    /// Left unset, the encoder writes dates as ISO 8601 in UTC — `"2024-05-01T10:00:00Z"`, with
+    /// a fraction of a second only when the date has one, and as many digits as it takes — which
+    /// ``LenientJSONDecoder`` with its defaults reads back as the identical `Date`, bit for bit,
+    /// for every date from year 1 to 9999. (`JSONEncoder`'s default, `.deferredToDate`, writes
+    /// seconds since 2001, which the lenient decoder reads as seconds since 1970: 31 years off.)
+    /// Unset, the property reads as a `.custom` strategy that writes that text, so that copying it
+    /// to another encoder, `JSONEncoder` included, keeps the output.
+    ///
+    /// Any strategy you set, `.deferredToDate` included, writes exactly what `JSONEncoder` writes
+    /// for it:
+    ///
+    /// ```swift
+    /// let encoder = LenientJSONEncoder()
+    /// try encoder.encode([Date(timeIntervalSince1970: 1_714_557_600)])   // ["2024-05-01T10:00:00Z"]
+    /// encoder.dateEncodingStrategy = .deferredToDate
+    /// try encoder.encode([Date(timeIntervalSince1970: 1_714_557_600)])   // [736250400]
+    /// ```
+    ///
+    /// Unset, a date before year 1 or after year 9999, which four-digit years cannot write, or
+    /// one that is not finite, fails to encode with `EncodingError.invalidValue`.
     public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy {
-        get { withSettings { $0.dateEncodingStrategy } }
-        set { withSettings { $0.dateEncodingStrategy = newValue } }
+        get {
+            withSettings { settings in
+                settings.dateEncodingStrategyIsSet ? settings.dateEncodingStrategy : Self.iso8601RoundTripStrategy
+            }
+        }
+        set {
+            withSettings {
+                $0.dateEncodingStrategy = newValue
+                $0.dateEncodingStrategyIsSet = true
+            }
+        }
+    }
+
+    /// The unset date strategy as a Foundation strategy: the same text, written through the
+    /// encoder's single value container. Computed, not stored: where an SDK's strategy type is not
+    /// `Sendable`, a stored static would be shared mutable-looking state in Swift 6.
+    private static var iso8601RoundTripStrategy: JSONEncoder.DateEncodingStrategy {
+        .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try TreeEncoder.iso8601String(from: date, codingPath: encoder.codingPath))
+        }
     }
 
     /// How `Data` is encoded; the same as `JSONEncoder.dataEncodingStrategy`. Defaults to
@@ -286,6 +330,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
 struct EncoderSettings: @unchecked Sendable {
     var outputFormatting: JSONEncoder.OutputFormatting = []
     var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
+    /// Whether the user set a date strategy; until then dates are written as ISO 8601 that the
+    /// lenient decoder's defaults read back exactly.
+    var dateEncodingStrategyIsSet = false
     var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
     var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
     var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys

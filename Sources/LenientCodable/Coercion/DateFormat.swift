@@ -20,14 +20,18 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
 
     let kind: Kind
 
-    /// ISO 8601 date and time, with or without fractional seconds, with `Z`, `+0000`,
-    /// `+00:00` or `+00` as the offset (no offset means UTC), and `T` or a space between date
-    /// and time: `2026-11-20T09:30:00Z`, `2026-11-20T09:30:00.123+01:00`, `2026-11-20 09:30:00`.
+    /// ISO 8601 date and time, with or without fractional seconds (any number of digits), with
+    /// `Z`, `+0000`, `+00:00` or `+00` as the offset (no offset means UTC), and `T` or a space
+    /// between date and time: `2026-11-20T09:30:00Z`, `2026-11-20T09:30:00.123+01:00`,
+    /// `2026-11-20 09:30:00`. Also the spellings servers derive from it, with a space before the
+    /// zone: Ruby's `Time#to_s` (`2026-11-20 09:30:00 UTC`, `2026-11-20 10:30:00 +0100`) and Go's
+    /// `Time.String` (`2026-11-20 09:30:00.5 +0000 UTC`).
     public static let iso8601 = DateFormat(kind: .iso8601)
 
     /// Seconds or milliseconds since 1970, from a number or a numeric string. Values of
     /// 100 000 000 000 or more (in magnitude) are milliseconds: as seconds they would be
-    /// after the year 5000.
+    /// after the year 5000. Also the milliseconds of ASP.NET's JSON dates, `/Date(1705956596000)/`
+    /// and `/Date(1705956596000+0100)/`, whose offset does not change the instant.
     public static let unixTime = DateFormat(kind: .unixTime)
 
     /// A `DateFormatter` pattern (`"yyyy-MM-dd"`, `"EEE MMM dd HH:mm:ss Z yyyy"`), read with
@@ -37,13 +41,16 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: The date format.
     public static func pattern(_ format: String) -> DateFormat { DateFormat(kind: .pattern(format)) }
 
-    /// The list the lenient decoder starts with: ISO 8601, Unix time, then YYModel's formats
-    /// (`yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd`, `yyyy/MM/dd HH:mm:ss`, `yyyy/MM/dd`,
-    /// Twitter's `EEE MMM dd HH:mm:ss Z yyyy`, and RFC 1123's `EEE, dd MMM yyyy HH:mm:ss zzz`).
+    /// The list the lenient decoder starts with: ISO 8601 (with Ruby's and Go's spellings), Unix
+    /// time (with .NET's `/Date(…)/`), then YYModel's formats (`yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd`,
+    /// `yyyy/MM/dd HH:mm:ss`, `yyyy/MM/dd`, Twitter's `EEE MMM dd HH:mm:ss Z yyyy`, and RFC 1123's
+    /// `EEE, dd MMM yyyy HH:mm:ss zzz`, which also reads RFC 2822's numeric offsets), and Java's
+    /// `Date.toString()`, `EEE MMM dd HH:mm:ss zzz yyyy` (in UTC or GMT).
     public static let standardList: [DateFormat] = [
         .iso8601, .unixTime,
         .pattern("yyyy-MM-dd"), .pattern("yyyy/MM/dd HH:mm:ss"), .pattern("yyyy/MM/dd"),
         .pattern("EEE MMM dd HH:mm:ss Z yyyy"), .pattern("EEE, dd MMM yyyy HH:mm:ss zzz"),
+        .pattern("EEE MMM dd HH:mm:ss zzz yyyy"),
     ]
 
     /// The format's name: `iso8601`, `unixTime` or the pattern.
@@ -61,6 +68,7 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
         case .iso8601:
             return ISO8601Reader.date(from: text)
         case .unixTime:
+            if let date = DateFormat.dotNetDate(text) { return date }
             return CoercionRules.double(fromString: text).flatMap(DateFormat.unixDate)
         case .pattern(let format):
             return PatternCache.shared.date(from: CoercionRules.trimmed(text), format: format)
@@ -71,6 +79,21 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     func date(fromNumber value: Double) -> Date? {
         guard case .unixTime = kind else { return nil }
         return DateFormat.unixDate(value)
+    }
+
+    /// The instant of ASP.NET's `/Date(milliseconds[±hhmm])/`, or `nil` for other text.
+    static func dotNetDate(_ text: String) -> Date? {
+        let text = CoercionRules.trimmed(text)
+        guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
+        var body = text.dropFirst(6).dropLast(2)
+        // The offset after the milliseconds names the sender's zone; the milliseconds are UTC.
+        if let sign = body.dropFirst().lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offset = body[body.index(after: sign)...]
+            guard offset.count == 4, offset.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            body = body[..<sign]
+        }
+        guard let milliseconds = Int64(body) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     static func unixDate(_ value: Double) -> Date? {
@@ -122,7 +145,9 @@ enum ISO8601Reader {
             guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
                 let day = number(2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
             else { return nil }
-            var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+            // Whole seconds are counted in an integer from 2001, the reference date `Date` stores its
+            // time from, so that no rounding happens before the fraction is added.
+            var seconds = (daysFromCivil(year: year, month: month, day: day) - daysFrom1970To2001) * 86_400
             guard let separator = next else { return nil }  // A date alone is a pattern's job.
             guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " ")
             else { return nil }
@@ -135,38 +160,107 @@ enum ISO8601Reader {
                 guard let value = number(2), value <= 60 else { return nil }
                 second = value
             }
-            seconds += Double(hour * 3600 + minute * 60 + second)
+            seconds += hour * 3600 + minute * 60 + second
+            var fraction: Range<Int> = index..<index
             if expect(UInt8(ascii: ".")) || expect(UInt8(ascii: ",")) {
-                var fraction = 0.0
-                var scale = 0.1
-                var digits = 0
-                while let byte = next, JSONParser.isDigit(byte) {
-                    fraction += Double(byte - UInt8(ascii: "0")) * scale
-                    scale /= 10
-                    digits += 1
-                    index += 1
-                }
-                guard digits > 0 else { return nil }
-                seconds += fraction
+                let start = index
+                while let byte = next, JSONParser.isDigit(byte) { index += 1 }
+                guard index > start else { return nil }
+                fraction = start..<index
             }
-            if isAtEnd { return Date(timeIntervalSince1970: seconds) }
-            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
-                return isAtEnd ? Date(timeIntervalSince1970: seconds) : nil
+            if isAtEnd { return date(seconds: seconds, fraction: fraction) }
+            // Servers also put a space before the zone: Ruby's `Time#to_s` (`2024-01-22 20:49:56 UTC`,
+            // `… +0100`), Go's `Time.String` (`… +0000 UTC`), Python's `str` of a date (`…+00:00`).
+            let spaced = expect(UInt8(ascii: " "))
+            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) || (spaced && expectUTCName()) {
+                return isAtEnd ? date(seconds: seconds, fraction: fraction) : nil
             }
             guard let sign = next, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
             index += 1
             guard let offsetHours = number(2) else { return nil }
             var offsetMinutes = 0
-            if !isAtEnd {
+            if !isAtEnd && next != UInt8(ascii: " ") {
                 _ = expect(UInt8(ascii: ":"))
                 guard let value = number(2) else { return nil }
                 offsetMinutes = value
             }
+            // Go writes the zone's abbreviation after the offset, which says it again.
+            if spaced && expect(UInt8(ascii: " ")) && !expectZoneAbbreviation() { return nil }
             guard isAtEnd, offsetHours < 24, offsetMinutes < 60 else { return nil }
-            let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
-            return Date(timeIntervalSince1970: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
+            let offset = offsetHours * 3600 + offsetMinutes * 60
+            return date(seconds: sign == UInt8(ascii: "+") ? seconds - offset : seconds + offset, fraction: fraction)
+        }
+
+        /// Skips `UTC` or `GMT`, in any case, when it comes next.
+        mutating func expectUTCName() -> Bool {
+            guard bytes.count - index >= 3 else { return false }
+            let name = (bytes[index] | 0x20, bytes[index + 1] | 0x20, bytes[index + 2] | 0x20)
+            guard
+                name == (UInt8(ascii: "u"), UInt8(ascii: "t"), UInt8(ascii: "c"))
+                    || name == (UInt8(ascii: "g"), UInt8(ascii: "m"), UInt8(ascii: "t"))
+            else { return false }
+            index += 3
+            return true
+        }
+
+        /// Skips a zone abbreviation (`UTC`, `CET`, `AEDT`): two to five ASCII capitals.
+        mutating func expectZoneAbbreviation() -> Bool {
+            let start = index
+            while let byte = next, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { index += 1 }
+            return (2...5).contains(index - start)
+        }
+
+        /// The date `seconds` whole seconds after 2001 plus the decimal fraction whose digits are at
+        /// `fraction`, rounded once, to the nearest `Double`: any number of digits is read exactly,
+        /// so the text ``ISO8601Writer`` writes comes back as the same `Date`, bit for bit.
+        func date(seconds: Int, fraction: Range<Int>) -> Date? {
+            // Trailing zeros change nothing; without other digits the time is a whole number of
+            // seconds, which a Double holds exactly in the years four digits can write.
+            var end = fraction.upperBound
+            while end > fraction.lowerBound, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            guard end > fraction.lowerBound else { return Date(timeIntervalSinceReferenceDate: Double(seconds)) }
+            let digits = UnsafeBufferPointer(rebasing: bytes[fraction.lowerBound..<end])
+            // Milliseconds and microseconds: (seconds * 10^n + digits) / 10^n, both exact in a
+            // Double, and one division, which rounds correctly.
+            if digits.count <= 7 {
+                var scale = 1
+                var numerator = 0
+                for digit in digits {
+                    scale *= 10
+                    numerator = numerator * 10 + Int(digit - UInt8(ascii: "0"))
+                }
+                let (scaled, overflow) = seconds.multipliedReportingOverflow(by: scale)
+                if !overflow, (scaled + numerator).magnitude < 1 << 53 {
+                    return Date(timeIntervalSinceReferenceDate: Double(scaled + numerator) / Double(scale))
+                }
+            }
+            // The decimal text of seconds + 0.digits, which Double's initializer rounds correctly. Below
+            // zero, -5 + 0.25 is written -4.75: the whole part moves up by one and the fraction becomes
+            // its complement to 1, digit by digit (10 - d for the last digit, 9 - d before it).
+            var text: [UInt8] = []
+            text.reserveCapacity(digits.count + 24)
+            if seconds >= 0 {
+                text.append(contentsOf: String(seconds).utf8)
+                text.append(UInt8(ascii: "."))
+                text.append(contentsOf: digits)
+            } else {
+                text.append(UInt8(ascii: "-"))
+                text.append(contentsOf: String(-(seconds + 1)).utf8)
+                text.append(UInt8(ascii: "."))
+                for (position, digit) in digits.enumerated() {
+                    let complement =
+                        position == digits.count - 1
+                        ? 10 - (digit - UInt8(ascii: "0")) : 9 - (digit - UInt8(ascii: "0"))
+                    text.append(UInt8(ascii: "0") + complement)
+                }
+            }
+            guard let interval = Double(String(decoding: text, as: UTF8.self)) else { return nil }
+            return Date(timeIntervalSinceReferenceDate: interval)
         }
     }
+
+    /// The days from 1970-01-01, where ``daysFromCivil(year:month:day:)`` counts from, to 2001-01-01.
+    static let daysFrom1970To2001 = 11_323
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 

@@ -62,11 +62,14 @@ enum NumberConversion {
     /// (``integerThroughDecimal(_:)``) and the fraction dropped.
     static func integerSlowPath<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
         // Plain integer text of any length is read exactly, as Foundation's fast path does.
-        if !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }),
-            let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
-            let value = integer(magnitude: magnitude, negative: negative, as: type)
-        {
-            return value
+        if !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+            if let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
+                let value = integer(magnitude: magnitude, negative: negative, as: type)
+            {
+                return value
+            }
+            // `Int128` and `UInt128` hold magnitudes past 64 bits, which Foundation reads exactly too.
+            if T.bitWidth > 64, let value = T(String(decoding: bytes, as: UTF8.self)) { return value }
         }
         guard let double = Double(String(decoding: bytes, as: UTF8.self)), let value = T(exactly: double) else {
             return nil

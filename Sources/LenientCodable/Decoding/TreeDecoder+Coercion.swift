@@ -24,10 +24,28 @@ extension TreeDecoder {
     /// Records a forgiven value; the message is built only when a report is being collected.
     @inline(__always)
     func record(
-        _ kind: DecodingIssue.Kind, path: CodingPathNode, found index: Int?, _ message: @autoclosure () -> String
+        _ kind: DecodingIssue.Kind, path: CodingPathNode, found index: Int?,
+        jsonPath: @autoclosure () -> String? = nil, _ message: @autoclosure () -> String
     ) {
         guard let report else { return }
-        report.record(kind, path: path, message: message(), found: index.map { tree.value(at: $0) })
+        report.record(
+            kind, path: path, jsonPath: jsonPath() ?? index.map { self.jsonPath(of: $0) }, message: message(),
+            found: index.map { tree.value(at: $0) })
+    }
+
+    /// Where a node of this decoder's tree is in the JSON, for the report: `books[2].ext.desc`.
+    func jsonPath(of index: Int) -> String {
+        let pathIndex = jsonPathIndex ?? JSONPathIndex(tree)
+        jsonPathIndex = pathIndex
+        return pathIndex.path(of: index, in: tree, prefix: host.map { $0.decoder.jsonPath(of: $0.index) } ?? "")
+    }
+
+    /// The JSON path of a member of an object of this decoder's tree, reached by `keys`, present or
+    /// not: where a mapped property was found, or the first key looked for when it is missing.
+    func jsonPath(ofObject objectIndex: Int, keys: [String]) -> String {
+        var text = jsonPath(of: objectIndex)
+        for key in keys { JSONPathIndex.append(JSONPathIndex.keyStep(key), to: &text) }
+        return text
     }
 
     /// How a message names a JSON value: `string "3"`, `number 1.5`, `bool true`, `null`,
@@ -254,7 +272,7 @@ extension TreeDecoder {
             defer { activeWraps.removeLast() }
             if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
                 rollbackReport(to: mark)
-                record(.coerced, path: path, found: index, "Wrapped a single \(describeFound(at: index)) in \(T.self).")
+                record(.coerced, path: path, found: index, "Wrapped \(describeFound(at: index)) in \(T.self).")
                 return value
             }
             rollbackReport(to: mark)

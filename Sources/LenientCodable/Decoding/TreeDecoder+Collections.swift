@@ -65,6 +65,20 @@ extension TreeDecoder {
             || type == UInt16.self || type == Decimal.self
     }
 
+    /// An element of a lossy wrapper (``LossyArray``, ``LossyDictionary``), at the node this
+    /// decoder points at: decoded as any value, or left out and reported as an element of a plain
+    /// collection is, once, with nothing that was forgiven inside it.
+    func decodeLossyElement<Value: Decodable>(_ type: Value.Type) -> Value? {
+        let mark = reportMark
+        do {
+            return try unwrap(Value.self, at: nodeIndex, path: codingPathNode, isCurrent: true)
+        } catch {
+            rollbackReport(to: mark)
+            recordDropped(error, path: codingPathNode, found: nodeIndex)
+            return nil
+        }
+    }
+
     /// Records an element left out of a collection: `.rejected` when its hook refused it,
     /// `.droppedElement` otherwise.
     func recordDropped(_ error: any Error, path: CodingPathNode, found index: Int) {

@@ -30,10 +30,13 @@ struct TypeTraits {
     /// converter itself: a reference would make every copy of the traits retain and release it.
     /// Always `false` in the process-wide cache; set per decode by ``withConverters(_:for:)``.
     var hasConverter = false
+    /// The type as a wrapper whose default a report names (``Defaulted``), or `nil`.
+    var defaultingWrapper: (any DefaultingWrapper.Type)?
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
     init(of type: Any.Type) {
+        defaultingWrapper = type as? any DefaultingWrapper.Type
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
@@ -171,7 +174,12 @@ extension TreeDecoder {
                     debugDescription: "decodingType(for:) of \(T.self) returned \(chosen), which is not a \(T.self)."))
         }
         func decode<Chosen: Decodable>(_ type: Chosen.Type) throws -> Any {
-            try unwrap(Chosen.self, at: index, path: path)
+            let traits = traits(of: Chosen.self)
+            // In `.lenient` the requested type's own decode, which this runs inside, lists the
+            // object's unread keys and gives the second chances: decoding the chosen type through
+            // `unwrap` would do both again, and list each unknown key twice.
+            guard isLenient, case .model = traits.kind else { return try unwrap(Chosen.self, at: index, path: path) }
+            return try decodeModel(Chosen.self, at: index, path: path, isCurrent: false, traits: traits)
         }
         guard let value = try decode(chosen) as? T else {
             throw DecodingError.typeMismatch(
@@ -255,6 +263,7 @@ extension TreeDecoder {
             TreeDecoder.keepInputIfRetained(&inner)
         }
         inner.report = report
+        if report != nil { inner.host = (self, index) }
         let result = try body(inner)
         // A model with hooks may be decoded only through such decoders: share what they learned.
         inner.shareKeyOrders()

@@ -193,7 +193,21 @@ extension TreeDecoder {
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
                 .keyFallback, path: pathBox.appending(key),
+                jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: found.map(\.text)),
                 message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
+        }
+
+        /// The keys the decoder looks for first for a property, as the JSON spells them: the first
+        /// source of its mapping, its type's key strategy, or the decoder's (snake case as
+        /// `JSONEncoder` writes it). For the report's JSON path of a missing value.
+        private func firstJSONKeys(for key: Key) -> [String] {
+            let name = key.stringValue
+            if case .sources(let sources)? = plan?.entry(for: name), let first = sources.first {
+                return first.map(\.text)
+            }
+            if let spelled = plan?.strategyKey(for: name)?.text { return [spelled] }
+            if convertsFromSnakeCase { return [FoundationSnakeCase.convert(name)] }
+            return [name]
         }
 
         @inline(__always)
@@ -318,6 +332,7 @@ extension TreeDecoder {
             if !isIgnored(key) {
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,
+                    jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
                     "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
             }
             return value
@@ -689,7 +704,56 @@ extension TreeDecoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+            // Only where the choice cannot change the value: transforms, required properties and
+            // declared defaults read their own way.
+            if decoder.report != nil, plan?.hasPropertyRules != true,
+                let wrapper = decoder.traits(of: T.self).defaultingWrapper
+            {
+                return try decodeDefaultingWrapper(type, wrapper: wrapper, forKey: key)
+            }
+            return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+        }
+
+        /// A wrapper that gives a missing or null value its default (``Defaulted``), read through
+        /// `decodeIfPresent` by its container overload: the default it is about to give is a
+        /// forgiven value, reported as the decoder reports its own defaults.
+        @inline(never)
+        private func decodeDefaultingWrapper<T: Decodable>(
+            _ type: T.Type, wrapper: any DefaultingWrapper.Type, forKey key: Key
+        ) throws -> T? {
+            guard let index = valueIndex(forKey: key) else {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                    "Missing value; used the default \(wrapper.defaultDescription).")
+                return nil
+            }
+            if decoder.tree[index].kind == .null {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: index,
+                    "Found null; used the default \(wrapper.defaultDescription).")
+                return nil
+            }
+            // As ``decodeFoundOptional(_:decoder:index:path:_:)``, naming the default instead of nil.
+            let path = pathBox.appending(key)
+            guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
+            let described = wrapper.defaultDescription
+            if decoder.isNullish(at: index, for: T.self) {
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "Found \(decoder.describeFound(at: index)); used the default \(described).")
+                return nil
+            }
+            let mark = decoder.reportMark
+            do {
+                return try decoder.unwrap(type, at: index, path: path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                decoder.rollbackReport(to: mark)
+                let kind: DecodingIssue.Kind = TreeDecoder.isRejection(error, at: path) ? .rejected : .defaulted
+                decoder.record(
+                    kind, path: path, found: index, "\(TreeDecoder.reason(error)); used the default \(described).")
+                return nil
+            }
         }
 
         // MARK: Nested containers

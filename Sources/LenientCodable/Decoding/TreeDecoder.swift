@@ -51,6 +51,12 @@ final class TreeDecoder: Decoder {
     /// For a super decoder that a keyed container handed out: collects the members of the
     /// container's object that no property reads, for an ``UnknownKeys`` property of the given name.
     var unknownKeysCollector: ((String) -> UnknownKeys)?
+    /// For a decoder over a document of its own that stands for a value of another (JSON text in
+    /// a string, JSON a hook returned), that value's decoder and node: the start of the JSON paths
+    /// of the report. Set only when a report is collected.
+    @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
+    /// The parents of this decoder's tree, built for the first JSON path a report needs.
+    @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
@@ -160,10 +166,26 @@ final class TreeDecoder: Decoder {
             defer { keepInputIfRetained(&decoder) }
             decoder.report = report
             let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
-            let value = try decoder.unwrap(type, at: index, path: codingPath)
+            // Foundation decodes the top-level value as the runtime type passed in:
+            // `decode(Child.self as Base.Type, from:)` gives a `Child`.
+            let value =
+                try type == T.self
+                ? decoder.unwrap(type, at: index, path: codingPath)
+                : decoder.unwrapRuntimeType(type, at: index, path: codingPath)
             decoder.shareKeyOrders()
             return value
         }
+    }
+
+    /// Decodes the runtime type of `type`, a subclass of `T`, rather than `T` itself.
+    @inline(never)
+    private func unwrapRuntimeType<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T {
+        let runtimeType: any Decodable.Type = type
+        // Passing the existential opens it: `unwrap` runs with the subclass as its generic type.
+        guard let value = try unwrap(runtimeType, at: index, path: path) as? T else {
+            return try unwrap(type, at: index, path: path)
+        }
+        return value
     }
 
     /// Makes the decoder's tree copy its input when anything but the caller still refers to the

@@ -11,45 +11,45 @@
 /// `my_url_value`, `myID2Go` becomes `my_id2_go`, `URL` becomes `u_rl` and `_leading` stays.
 enum FoundationSnakeCase {
     static func convert(_ key: String) -> String {
-        let scalars = Array(key.unicodeScalars)
-        guard !scalars.isEmpty else { return key }
-        var words: [Range<Int>] = []
-        var wordStart = 0
-        var searchStart = 1
-        let end = scalars.count
+        guard !key.isEmpty else { return key }
+        // Letters are found scalar by scalar, but the steps around them go by `Character`, as in
+        // Foundation: a combining mark stays with its letter ("aG\u{333}r" is "a_g\u{333}r").
+        let scalars = key.unicodeScalars
+        var words: [Range<String.Index>] = []
+        var wordStart = key.startIndex
+        var searchStart = key.index(after: wordStart)
         while let upper = firstIndex(in: scalars, from: searchStart, where: isUppercase) {
             words.append(wordStart..<upper)
             guard let lower = firstIndex(in: scalars, from: upper, where: isLowercase) else {
                 wordStart = upper
                 break
             }
-            if lower == upper + 1 {
+            if lower == key.index(after: upper) {
                 wordStart = upper
             } else {
-                words.append(upper..<(lower - 1))
-                wordStart = lower - 1
+                let beforeLower = key.index(before: lower)
+                words.append(upper..<beforeLower)
+                wordStart = beforeLower
             }
-            searchStart = lower + 1
+            searchStart = scalars.index(after: lower)
         }
-        words.append(wordStart..<end)
+        words.append(wordStart..<key.endIndex)
         var result = ""
         result.reserveCapacity(key.utf8.count + words.count)
         for (position, word) in words.enumerated() {
             if position > 0 { result.append("_") }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[word])
-            result.append(String(text).lowercased())
+            result.append(key[word].lowercased())
         }
         return result
     }
 
     private static func firstIndex(
-        in scalars: [Unicode.Scalar], from start: Int, where predicate: (Unicode.Scalar) -> Bool
-    ) -> Int? {
+        in scalars: String.UnicodeScalarView, from start: String.Index, where predicate: (Unicode.Scalar) -> Bool
+    ) -> String.Index? {
         var index = start
-        while index < scalars.count {
+        while index < scalars.endIndex {
             if predicate(scalars[index]) { return index }
-            index += 1
+            scalars.formIndex(after: &index)
         }
         return nil
     }

@@ -265,6 +265,10 @@ final class TreeEncoder: Encoder {
 
     /// Encodes a date into this encoder's node under the date strategy.
     private func encodeDate(_ date: Date) throws {
+        guard tree.settings.dateEncodingStrategyIsSet else {
+            tree.setString(node, try Self.iso8601String(from: date, codingPath: codingPath))
+            return
+        }
         switch tree.settings.dateEncodingStrategy {
         case .secondsSince1970:
             try setFloatingPoint(date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
@@ -281,10 +285,35 @@ final class TreeEncoder: Encoder {
         #endif
         case .custom(let closure):
             try closure(date, self)
+            // A closure that encodes nothing writes an empty object, as Foundation does, even at the top level.
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
         default:
             // .deferredToDate: the date encodes itself, as seconds since 2001.
             try date.encode(to: self)
         }
+    }
+
+    /// The text of a date when no date strategy is set; see ``ISO8601Writer``.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a date that four-digit years cannot write.
+    static func iso8601String(from date: Date, codingPath: [any CodingKey]) throws -> String {
+        guard let text = ISO8601Writer.string(from: date) else {
+            throw unwritableDateError(date, codingPath: codingPath)
+        }
+        return text
+    }
+
+    @inline(never)
+    static func unwritableDateError(_ date: Date, codingPath: [any CodingKey]) -> EncodingError {
+        // Foundation traps when it describes a date that is not finite, as a log of this error would.
+        let interval = date.timeIntervalSinceReferenceDate
+        return EncodingError.invalidValue(
+            interval.isFinite ? date : interval,
+            .init(
+                codingPath: codingPath,
+                debugDescription:
+                    "Cannot write \(interval) seconds since 2001 as an ISO 8601 date from year 1 to 9999; set a dateEncodingStrategy to encode it."
+            ))
     }
 
     /// Encodes data into this encoder's node under the data strategy.
@@ -294,6 +323,7 @@ final class TreeEncoder: Encoder {
             tree.setString(node, data.base64EncodedString())
         case .custom(let closure):
             try closure(data, self)
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
         default:
             // .deferredToData: an array of bytes.
             try data.encode(to: self)

@@ -55,6 +55,11 @@ enum JSONInput {
         if count >= 4 && bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0x00 && bytes[3] == 0x00 {
             return (.utf32LittleEndian, 4)
         }
+        // Foundation also takes `FE FF 00 00` for the UTF-32LE mark (its own tests require it): as
+        // UTF-16BE it would begin with a NUL character, which no JSON document does.
+        if count >= 4 && bytes[0] == 0xFE && bytes[1] == 0xFF && bytes[2] == 0x00 && bytes[3] == 0x00 {
+            return (.utf32LittleEndian, 4)
+        }
         if count >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF { return (.utf16BigEndian, 2) }
         if count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE { return (.utf16LittleEndian, 2) }
         if count >= 4 {

@@ -60,12 +60,19 @@ struct JSONParser {
                 .inputTooLarge, at: 0, "The document is 4 GiB or larger, which is more than the parser accepts.")
         }
         try skipWhitespace()
+        if options.assumesTopLevelDictionary && atEnd {
+            // Foundation reads an empty or blank document as `{}` when it assumes a dictionary.
+            let object = appendNode(.object, offset: position, length: 0)
+            nodes[object].end = UInt32(nodes.count)
+            return
+        }
         guard !atEnd else {
             throw makeError(
                 .emptyInput, at: position,
                 "The input holds no JSON value; it is empty or only white space\(positionSuffix(position)).")
         }
-        if options.allowsJSON5 && options.assumesTopLevelDictionary && byte(at: position) != UInt8(ascii: "{") {
+        // With or without JSON5, as in Foundation: `"x": 42` is the object `{"x": 42}`.
+        if options.assumesTopLevelDictionary && byte(at: position) != UInt8(ascii: "{") {
             try parseImplicitTopLevelObject()
         } else {
             try parseValueTree()
@@ -379,6 +386,9 @@ struct JSONParser {
                 return index + 12
             case 0xDC00...0xDFFF:
                 throw invalidUnicodeEscape(at: index, "Unpaired low surrogate")
+            case 0 where options.allowsJSON5:
+                // Foundation's JSON5 mode refuses a NUL character however it is escaped.
+                throw invalidUnicodeEscape(at: index, "NUL character")
             default:
                 return index + 6
             }
@@ -394,17 +404,16 @@ struct JSONParser {
         let escaped = input[index + 1]
         switch escaped {
         case UInt8(ascii: "x"):
-            guard index + 3 < count, JSONParser.hexValue(input[index + 2]) != nil,
-                JSONParser.hexValue(input[index + 3]) != nil
+            guard index + 3 < count, let high = JSONParser.hexValue(input[index + 2]),
+                let low = JSONParser.hexValue(input[index + 3]),
+                // Foundation refuses a NUL character however it is escaped: `\x00`, `\0`, `\u0000`.
+                high | low != 0
             else {
                 throw invalidEscape(at: index)
             }
             return index + 4
         case UInt8(ascii: "0"):
-            if index + 2 < count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(input[index + 2]) {
-                throw invalidEscape(at: index)
-            }
-            return index + 2
+            throw invalidEscape(at: index)
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             throw invalidEscape(at: index)
         case UInt8(ascii: "\r"):

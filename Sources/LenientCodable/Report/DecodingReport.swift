@@ -15,7 +15,7 @@
 /// ```
 ///
 /// Use it to log what a server sends wrongly, or to watch an API drift in production.
-public struct DecodingReport: Sendable, Hashable {
+public struct DecodingReport: Sendable, Hashable, Codable {
     /// The forgiven values, in the order the decoder met them.
     public var issues: [DecodingIssue]
 
@@ -37,17 +37,25 @@ public struct DecodingReport: Sendable, Hashable {
 }
 
 extension DecodingReport: CustomStringConvertible {
-    /// One line per issue: kind, path and message.
+    /// One line per issue, as each ``DecodingIssue`` prints itself, or `No issues.`
     public var description: String {
         guard !issues.isEmpty else { return "No issues." }
-        return issues.map { "\($0.kind) \($0.path): \($0.message)" }.joined(separator: "\n")
+        return issues.map(\.description).joined(separator: "\n")
     }
 }
 
 /// One value that a lenient decode forgave.
+///
+/// It prints as one line — path, JSON path in parentheses, kind and message — and is `Codable`,
+/// for logs and telemetry:
+///
+/// ```swift
+/// print(issue)   // books[2].page (books[2].p): coerced: Coerced string "412" to Int 412.
+/// let line = try JSONEncoder().encode(issue)
+/// ```
 public struct DecodingIssue: Sendable, Hashable {
     /// What the decoder did.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// A value of another JSON type was converted (`"3"` to `3`).
         case coerced
         /// A missing, `null` or unusable value was replaced by the property's default.
@@ -63,8 +71,15 @@ public struct DecodingIssue: Sendable, Hashable {
     }
 
     /// Where the value is, as a path from the top: `books[2].page`, or `[1]` for an element of
-    /// a top-level array.
+    /// a top-level array. The keys are the model's coding keys.
     public var path: String
+    /// Where the value was in the JSON, as a path from the top in the JSON's own keys: for a
+    /// property mapped to `"ext.desc"` of the third book, `books[2].ext.desc`. For a missing
+    /// value, the first key the decoder looked for; for a value found under a fallback key, that
+    /// key. Inside JSON text held in a string, the path goes on from the string; inside JSON that
+    /// a hook or transform returned, it goes on from the value the hook was given, in the keys of
+    /// the JSON the hook returned.
+    public var jsonPath: String
     /// What the decoder did.
     public var kind: Kind
     /// A sentence naming what was found and what it became: `Coerced string "3" to Int 3.`
@@ -74,16 +89,66 @@ public struct DecodingIssue: Sendable, Hashable {
 
     /// Creates an issue.
     ///
+    /// ```swift
+    /// let issue = DecodingIssue(path: "page", jsonPath: "p", kind: .coerced, message: "Coerced string \"412\" to Int 412.")
+    /// ```
+    ///
     /// - Parameters:
     ///   - path: The value's path.
+    ///   - jsonPath: Where the value was in the JSON; `nil` (the default) means `path`.
     ///   - kind: What the decoder did.
     ///   - message: What was found and what it became.
     ///   - found: The JSON value found, if any.
-    public init(path: String, kind: Kind, message: String, found: JSONValue? = nil) {
+    public init(path: String, jsonPath: String? = nil, kind: Kind, message: String, found: JSONValue? = nil) {
         self.path = path
+        self.jsonPath = jsonPath ?? path
         self.kind = kind
         self.message = message
         self.found = found
+    }
+}
+
+extension DecodingIssue: CustomStringConvertible {
+    /// The issue on one line: `books[2].page (books[2].p): coerced: Coerced string "412" to Int 412.`
+    /// The top-level value's empty path prints as `<root>`.
+    public var description: String {
+        let path = path.isEmpty ? "<root>" : path
+        let jsonPath = jsonPath.isEmpty ? "<root>" : jsonPath
+        return "\(path) (\(jsonPath)): \(kind): \(message)"
+    }
+}
+
+extension DecodingIssue: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case path, jsonPath, kind, message, found
+    }
+
+    /// Reads an issue as ``encode(to:)`` writes it; a missing `jsonPath` (a log written before it
+    /// existed) is the `path`.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when `path`, `kind` or `message` is missing or invalid.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        jsonPath = try container.decodeIfPresent(String.self, forKey: .jsonPath) ?? path
+        kind = try container.decode(Kind.self, forKey: .kind)
+        message = try container.decode(String.self, forKey: .message)
+        found = try container.decodeIfPresent(JSONValue.self, forKey: .found)
+    }
+
+    /// Writes the issue as an object: `path`, `jsonPath`, `kind` (its raw value), `message`, and
+    /// `found` when there is one.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: Whatever the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(jsonPath, forKey: .jsonPath)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(found, forKey: .found)
     }
 }
 
@@ -92,8 +157,11 @@ public struct DecodingIssue: Sendable, Hashable {
 final class ReportCollector {
     var issues: [DecodingIssue] = []
 
-    func record(_ kind: DecodingIssue.Kind, path: CodingPathNode, message: String, found: JSONValue? = nil) {
-        issues.append(DecodingIssue(path: path.reportPath, kind: kind, message: message, found: found))
+    func record(
+        _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: String?, message: String, found: JSONValue? = nil
+    ) {
+        issues.append(
+            DecodingIssue(path: path.reportPath, jsonPath: jsonPath, kind: kind, message: message, found: found))
     }
 }
 

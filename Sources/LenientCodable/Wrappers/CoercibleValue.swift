@@ -63,7 +63,7 @@ extension CoercibleValue where Self: FixedWidthInteger {
     /// - Returns: The integer.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> Self {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Self.self)
         try source.refuseNull(Self.self)
         if let value = source.attempt(Self.self) { return value }
         // Decimal keeps the digits of a foreign decoder's number where it can (JSONDecoder reads it
@@ -121,7 +121,7 @@ extension CoercibleValue where Self: BinaryFloatingPoint {
     /// - Returns: The number.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> Self {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Self.self)
         try source.refuseNull(Self.self)
         if let value = source.attempt(Self.self) { return value }
         if let double = source.attempt(Double.self) { return try narrowed(double, source: source) }
@@ -162,7 +162,7 @@ extension Decimal: CoercibleValue {
     /// - Returns: The decimal.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> Decimal {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Decimal.self)
         try source.refuseNull(Decimal.self)
         if let value = source.attempt(Decimal.self) { return value }
         if let integer = source.attempt(Int64.self) { return Decimal(integer) }
@@ -203,7 +203,7 @@ extension Bool: CoercibleValue {
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise
     ///   (including `NaN`).
     public static func coerce(from decoder: any Decoder) throws -> Bool {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Bool.self)
         try source.refuseNull(Bool.self)
         if let value = source.attempt(Bool.self) { return value }
         if let integer = source.attempt(Int64.self) { return integer != 0 }
@@ -234,7 +234,7 @@ extension String: CoercibleValue {
     /// - Returns: The string.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> String {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: String.self)
         try source.refuseNull(String.self)
         if let value = source.attempt(String.self) { return value }
         if let treeDecoder = decoder as? TreeDecoder, case .number(let text) = treeDecoder.currentJSONValue() {
@@ -268,7 +268,7 @@ extension Date: CoercibleValue {
     /// - Returns: The date.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> Date {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Date.self)
         try source.refuseNull(Date.self)
         if let text = source.attempt(String.self) {
             for format in DateFormat.standardList {
@@ -298,7 +298,7 @@ extension URL: CoercibleValue {
     /// - Returns: The URL.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> URL {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: URL.self)
         try source.refuseNull(URL.self)
         if let text = source.attempt(String.self) {
             let trimmed = CoercionRules.trimmed(text)
@@ -326,7 +326,7 @@ extension Data: CoercibleValue {
     /// - Returns: The data.
     /// - Throws: `DecodingError.valueNotFound` for `null`, `DecodingError.typeMismatch` otherwise.
     public static func coerce(from decoder: any Decoder) throws -> Data {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Data.self)
         try source.refuseNull(Data.self)
         if let text = source.attempt(String.self) {
             guard let data = Data(base64Encoded: CoercionRules.trimmed(text)) else { throw source.failure(Data.self) }
@@ -354,12 +354,20 @@ extension Optional: CoercibleValue where Wrapped: CoercibleValue {
     /// - Returns: The wrapped value, or `nil`.
     /// - Throws: Only when the decoder gives no single value container.
     public static func coerce(from decoder: any Decoder) throws -> Wrapped? {
-        let source = try CoercionSource(decoder)
+        let source = try CoercionSource(decoder, for: Wrapped?.self)
         if source.container.decodeNil() { return nil }
         if Wrapped.self != String.self, let text = source.attempt(String.self), CoercionRules.isNullLike(text) {
+            source.recordNil("Found string \(text.debugDescription); used nil.")
             return nil
         }
-        return try? Wrapped.coerce(from: decoder)
+        let mark = source.reportMark
+        do {
+            return try Wrapped.coerce(from: decoder)
+        } catch {
+            source.rollbackReport(to: mark)
+            source.recordNil("\(TreeDecoder.reason(error)); used nil.")
+            return nil
+        }
     }
 }
 
@@ -369,15 +377,41 @@ extension Optional: CoercibleValue where Wrapped: CoercibleValue {
 struct CoercionSource {
     let decoder: any Decoder
     let container: any SingleValueDecodingContainer
+    /// The type being coerced to: under ``LenientJSONDecoder``, what an attempt to read it
+    /// forgives is reported, while attempts to read other types are only probes.
+    let target: Any.Type
+    /// The lenient decoder, when it is the one reading.
+    let treeDecoder: TreeDecoder?
 
-    init(_ decoder: any Decoder) throws {
+    init(_ decoder: any Decoder, for target: Any.Type) throws {
         self.decoder = decoder
+        self.target = target
+        treeDecoder = decoder as? TreeDecoder
         container = try decoder.singleValueContainer()
+    }
+
+    /// The number of issues in the lenient decoder's report so far.
+    var reportMark: Int { treeDecoder?.reportMark ?? 0 }
+
+    func rollbackReport(to mark: Int) { treeDecoder?.rollbackReport(to: mark) }
+
+    /// Reports, under the lenient decoder, that an optional became `nil` for a value that is not null.
+    func recordNil(_ message: String) {
+        guard let treeDecoder else { return }
+        treeDecoder.record(.defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex, message)
     }
 
     /// The value as a `T`, or `nil` when the decoder will not give one. Single value containers
     /// keep no position, so a failed attempt leaves nothing behind.
-    func attempt<T: Decodable>(_ type: T.Type) -> T? { try? container.decode(type) }
+    func attempt<T: Decodable>(_ type: T.Type) -> T? {
+        guard let treeDecoder else { return try? container.decode(type) }
+        // A probe of another type (a number read as a string to parse a date) forgives nothing
+        // the report should hold; neither does a failed attempt.
+        let mark = treeDecoder.reportMark
+        let value = try? container.decode(type)
+        if value == nil || T.self != target { treeDecoder.rollbackReport(to: mark) }
+        return value
+    }
 
     func refuseNull(_ type: Any.Type) throws {
         guard container.decodeNil() else { return }

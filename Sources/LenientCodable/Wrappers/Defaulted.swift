@@ -78,6 +78,17 @@ extension Defaulted: Encodable where Value: Encodable {
     }
 }
 
+/// A wrapper that its container overload reads with `decodeIfPresent`, giving a default when the
+/// key is missing or null: the lenient decoder reports that default.
+protocol DefaultingWrapper {
+    /// How the report names the default.
+    static var defaultDescription: String { get }
+}
+
+extension Defaulted: DefaultingWrapper {
+    static var defaultDescription: String { TreeDecoder.describeDefault(Value.defaultValue) }
+}
+
 extension Defaulted: Equatable where Value: Equatable {}
 extension Defaulted: Hashable where Value: Hashable {}
 extension Defaulted: Sendable where Value: Sendable {}

@@ -63,6 +63,8 @@ extension LossyArray: Decodable where Element: Decodable {
             let single = try decoder.singleValueContainer()
             if single.decodeNil() {
                 wrappedValue = []
+            } else if let treeDecoder = decoder as? TreeDecoder {
+                wrappedValue = treeDecoder.decodeLossyElement(Element.self).map { [$0] } ?? []
             } else {
                 wrappedValue = (try? single.decode(Element.self)).map { [$0] } ?? []
             }
@@ -139,6 +141,11 @@ struct DecodingAttempt<Value: Decodable>: Decodable {
     let value: Value?
 
     init(from decoder: any Decoder) {
+        // The lenient decoder reports what it leaves out, as it does for a plain collection.
+        if let treeDecoder = decoder as? TreeDecoder {
+            value = treeDecoder.decodeLossyElement(Value.self)
+            return
+        }
         // Through the single value container, so that decoders' own handling of Date, URL, Data
         // and Decimal applies as it would to a plain element.
         value = try? decoder.singleValueContainer().decode(Value.self)

@@ -125,7 +125,45 @@ import Testing
         ("2026-11-20T24:00:00Z", nil), ("2026-11-20T09:60:00Z", nil), ("2026-11-20T09:30:61Z", nil),
         ("2026-02-29T09:30:00Z", nil), ("2026-13-20T09:30:00Z", nil), ("2026-11-2T09:30:00Z", nil),
         ("2026-11-20T9:30:00Z", nil), ("2026-11-20", nil), ("", nil),
+        // Ruby's Time#to_s, Go's Time.String, Python's str: a space before the zone.
+        ("2026-11-20 09:30:00 UTC", 0), ("2026-11-20 09:30:00 utc", 0), ("2026-11-20 09:30:00 GMT", 0),
+        ("2026-11-20 10:30:00 +0100", 0), ("2026-11-20 04:30:00 -05:00", 0), ("2026-11-20 09:30:00 Z", 0),
+        ("2026-11-20 09:30:00.5 +0000 UTC", 0.5), ("2026-11-20 04:30:00.25 -0500 EST", 0.25),
+        ("2026-11-20 09:30:00+00:00", 0), ("2026-11-20 09:30:00.123456+00:00", 0.123456),
+        ("2026-11-20 09:30:00 PST", nil), ("2026-11-20 09:30:00UTC", nil), ("2026-11-20 09:30:00  UTC", nil),
+        ("2026-11-20 09:30:00 UTC ", 0), ("2026-11-20 09:30:00 +0000 U", nil),
+        ("2026-11-20 09:30:00 +0000 UTCXYZ", nil),
+        ("2026-11-20 09:30:00 +0000 utc", nil),
     ]
+
+    /// Spellings of other servers in the standard list, beside the ISO 8601 ones above.
+    static let otherServerForms: [(text: String, offset: TimeInterval?)] = [
+        ("Fri Nov 20 09:30:00 UTC 2026", 0), ("Fri Nov 20 09:30:00 GMT 2026", 0),
+        ("Fri, 20 Nov 2026 10:30:00 +0100", 0), ("/Date(1795167000000)/", 0), ("/Date(1795167000500+0100)/", 0.5),
+        ("/Date(-1000)/", -1_795_167_001), ("/Date(1795167000000+01)/", nil), ("/Date(abc)/", nil),
+        ("Fri Nov 20 09:30:00 PST 2026", nil),
+    ]
+
+    @Test(arguments: otherServerForms)
+    func standardListReadsOtherServersSpellings(_ text: String, offset: TimeInterval?) throws {
+        let (box, report) = try LenientJSONDecoder().decodeWithReport(
+            Box<Date?>.self, from: #"{"value":""# + text + #""}"#)
+        if let offset {
+            #expect(box.value == Date(timeIntervalSince1970: Self.seconds + offset))
+            #expect(report.isEmpty, "\(report)")
+        } else {
+            #expect(box.value == nil)
+        }
+    }
+
+    /// Ruby's `Time#to_s`, as TMDb and Rails APIs send it, read and written back by the package's own defaults.
+    @Test func rubyDateRoundTrips() throws {
+        let first = try LenientJSONDecoder().decode(Box<Date>.self, from: #"{"value":"2024-01-22 20:49:56 UTC"}"#)
+        #expect(first.value == Date(timeIntervalSince1970: 1_705_956_596))
+        let data = try LenientJSONEncoder().encode(first)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"value":"2024-01-22T20:49:56Z"}"#)
+        #expect(try LenientJSONDecoder().decode(Box<Date>.self, from: data).value == first.value)
+    }
 
     @Test(arguments: iso8601Forms)
     func iso8601Reader(_ text: String, offset: TimeInterval?) throws {

@@ -20,7 +20,8 @@ import Testing
         Case(json5: "[0x1F, -0XFF]", equivalentJSON: "[31,-255]"),
         Case(json5: "[.5, 5., +1]", equivalentJSON: "[0.5,5.0,1]"),
         Case(json5: "['line\\\ncontinued']", equivalentJSON: #"["linecontinued"]"#),
-        Case(json5: "['\\x41\\v\\0']", equivalentJSON: #"["A\u000b\u0000"]"#),
+        // Foundation refuses a NUL character however it is escaped (`\0`, `\x00`, `\u0000`): see FoundationParityTests.
+        Case(json5: "['\\x41\\v\\x01']", equivalentJSON: #"["A\u000b\u0001"]"#),
         Case(json5: "\u{FEFF}\u{00A0}[1]\u{2028}", equivalentJSON: "[1]"),
     ]
 

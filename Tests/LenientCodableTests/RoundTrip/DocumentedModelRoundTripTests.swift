@@ -123,3 +123,31 @@ import Testing
             Self.describe(try LenientJSONDecoder(.strict).decode([Shape].self, from: encoded)) == Self.describe(shapes))
     }
 }
+
+extension DocumentedModelRoundTripTests {
+    /// README's `Book`, with README's decoder and encoder settings: the 1965 date comes back as 1965, to the bit.
+    struct ReadmeBook: Codable, Equatable, KeyMapping {
+        var name: String
+        var page: Int
+        var desc: String
+        var publishedAt: Date
+
+        static let keyMapping: [String: KeySource] = ["name": ["title", "name"], "desc": "ext.desc"]
+    }
+
+    @Test func readmeBookKeepsItsDate() throws {
+        let json = #"{"title": "Dune", "page": "412", "ext": {"desc": "Spice."}, "published_at": "1965-08-01"}"#
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let book = try decoder.decode(ReadmeBook.self, from: json)
+        #expect(book.publishedAt == Date(timeIntervalSince1970: -139_449_600))
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let data = try encoder.encode(book)
+        #expect(try JSONValue(parsing: data)["published_at"] == "1965-08-01T00:00:00Z")
+        let (again, report) = try decoder.decodeWithReport(ReadmeBook.self, from: data)
+        #expect(again == book)
+        #expect(report.isEmpty, "\(report)")
+    }
+}

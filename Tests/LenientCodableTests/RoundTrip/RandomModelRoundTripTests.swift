@@ -196,9 +196,7 @@ import Testing
         }
     }
 
-    @Test(
-        .disabled("until the encoder's default date strategy is the lenient decoder's (parity branch)"),
-        arguments: seeds)
+    @Test(arguments: seeds)
     func bothDefaultsRoundTrip(seed: UInt64) throws {
         var generator = Generator(state: seed)
         for _ in 0..<10 {
