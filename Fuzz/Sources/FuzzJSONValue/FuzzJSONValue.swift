@@ -222,7 +222,30 @@ struct Program {
         return false
     }
 
-    func check(_ built: Built) {
+    /// The exact nesting and number validity of a value: the program's bookkeeping over-approximates both when a
+    /// member is replaced or removed.
+    static func measure(_ value: JSONValue) -> (depth: Int, validNumbers: Bool) {
+        var pending = [(value, 0)]
+        var depth = 0
+        var valid = true
+        while let (next, level) = pending.popLast() {
+            depth = max(depth, level)
+            switch next {
+            case .number(let text): if valid && !isNumber(text) { valid = false }
+            case .array(let elements): pending.append(contentsOf: elements.map { ($0, level + 1) })
+            case .object(let object):
+                if object.isEmpty { depth = max(depth, level + 1) }
+                pending.append(contentsOf: object.values.map { ($0, level + 1) })
+            default: break
+            }
+            if case .array(let elements) = next, elements.isEmpty { depth = max(depth, level + 1) }
+        }
+        return (depth, valid)
+    }
+
+    func check(_ approximate: Built) {
+        var built = approximate
+        (built.depth, built.validNumbers) = Self.measure(built.value)
         let value = built.value
         require(value == value, "value not equal to itself: \(built.depth) levels")
         var set = Set<JSONValue>()
