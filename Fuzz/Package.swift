@@ -16,6 +16,12 @@ let package = Package(
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzRoundTrip", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzDifferential", dependencies: ["FuzzSupport"]),
+        .executableTarget(
+            name: "FuzzFeatures", dependencies: [.product(name: "LenientCodable", package: "LenientCodable")]),
+        .executableTarget(
+            name: "FuzzJSONValue", dependencies: [.product(name: "LenientCodable", package: "LenientCodable")]),
+        .executableTarget(
+            name: "FuzzRetained", dependencies: [.product(name: "LenientCodable", package: "LenientCodable")]),
         // Not a fuzz target: the full-size hostile-input runs of scripts/hostile.sh, built without sanitizers.
         .executableTarget(
             name: "Hostile", dependencies: [.product(name: "LenientCodable", package: "LenientCodable")]),

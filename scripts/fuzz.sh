@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [seconds per target] [target ...]
 #
-# Seconds default to 60; targets default to all four: FuzzParse FuzzDecode FuzzRoundTrip FuzzDifferential.
+# Seconds default to 60; targets default to all seven: FuzzParse FuzzDecode FuzzRoundTrip FuzzDifferential FuzzFeatures
+# FuzzJSONValue FuzzRetained.
 # Targets run one at a time, at low priority (the machine is shared), with libFuzzer's limits:
 # 2 GB of memory, 1 s per input. The growing corpus of each target lives in .fuzz/corpus/<target> (not in git); the
 # seeds are Fuzz/Corpus and the test fixtures. A crashing input is written to .fuzz/artifacts/<target>/ and the
@@ -21,7 +22,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(FuzzParse FuzzDecode FuzzRoundTrip FuzzDifferential)
+    targets=(FuzzParse FuzzDecode FuzzRoundTrip FuzzDifferential FuzzFeatures FuzzJSONValue FuzzRetained)
 fi
 
 # Swift's backtracer would otherwise catch the trap before libFuzzer reports it.
