@@ -25,7 +25,7 @@ extension TreeDecoder {
     @inline(__always)
     func record(
         _ kind: DecodingIssue.Kind, path: CodingPathNode, found index: Int?,
-        jsonPath: @autoclosure () -> String? = nil, _ message: @autoclosure () -> String
+        jsonPath: @autoclosure () -> JSONPathStep? = nil, _ message: @autoclosure () -> String
     ) {
         guard let report else { return }
         report.record(
@@ -34,18 +34,18 @@ extension TreeDecoder {
     }
 
     /// Where a node of this decoder's tree is in the JSON, for the report: `books[2].ext.desc`.
-    func jsonPath(of index: Int) -> String {
+    func jsonPath(of index: Int) -> JSONPathStep {
         let pathIndex = jsonPathIndex ?? JSONPathIndex(tree)
         jsonPathIndex = pathIndex
-        return pathIndex.path(of: index, in: tree, prefix: host.map { $0.decoder.jsonPath(of: $0.index) } ?? "")
+        return pathIndex.step(of: index, in: tree, root: host.map { $0.decoder.jsonPath(of: $0.index) } ?? .root)
     }
 
     /// The JSON path of a member of an object of this decoder's tree, reached by `keys`, present or
     /// not: where a mapped property was found, or the first key looked for when it is missing.
-    func jsonPath(ofObject objectIndex: Int, keys: [String]) -> String {
-        var text = jsonPath(of: objectIndex)
-        for key in keys { JSONPathIndex.append(JSONPathIndex.keyStep(key), to: &text) }
-        return text
+    func jsonPath(ofObject objectIndex: Int, keys: [String]) -> JSONPathStep {
+        var step = jsonPath(of: objectIndex)
+        for key in keys { step = step.appending(key: key) }
+        return step
     }
 
     /// How a message names a JSON value: `string "3"`, `number 1.5`, `bool true`, `null`,
@@ -352,9 +352,9 @@ extension TreeDecoder {
                 }
                 report?.issues.insert(
                     DecodingIssue(
-                        path: path.reportPath, kind: .coerced,
-                        message: "Parsed the JSON text in a string as \(T.self).",
-                        found: .string(text)), at: mark)
+                        path: path, jsonPath: jsonPath(of: index), kind: .coerced,
+                        message: "Parsed the JSON text in a string as \(T.self).", found: .string(text)),
+                    at: mark)
                 return .success(value)
             } catch {
                 rollbackReport(to: mark)

@@ -53,7 +53,7 @@ extension DecodingReport: CustomStringConvertible {
 /// print(issue)   // books[2].page (books[2].p): coerced: Coerced string "412" to Int 412.
 /// let line = try JSONEncoder().encode(issue)
 /// ```
-public struct DecodingIssue: Sendable, Hashable {
+public struct DecodingIssue: Sendable {
     /// What the decoder did.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// A value of another JSON type was converted (`"3"` to `3`).
@@ -72,20 +72,34 @@ public struct DecodingIssue: Sendable, Hashable {
 
     /// Where the value is, as a path from the top: `books[2].page`, or `[1]` for an element of
     /// a top-level array. The keys are the model's coding keys.
-    public var path: String
+    ///
+    /// An issue the decoder records keeps its paths as the decoder's shared steps and writes
+    /// them out when they are read, so that a report of many issues deep in a document costs
+    /// one step an issue, not the depth of each path.
+    public var path: String {
+        get { storedPath.text }
+        set { storedPath = ReportPath(newValue) }
+    }
     /// Where the value was in the JSON, as a path from the top in the JSON's own keys: for a
     /// property mapped to `"ext.desc"` of the third book, `books[2].ext.desc`. For a missing
     /// value, the first key the decoder looked for; for a value found under a fallback key, that
     /// key. Inside JSON text held in a string, the path goes on from the string; inside JSON that
     /// a hook or transform returned, it goes on from the value the hook was given, in the keys of
     /// the JSON the hook returned.
-    public var jsonPath: String
+    public var jsonPath: String {
+        get { storedJSONPath?.text ?? path }
+        set { storedJSONPath = ReportPath(newValue) }
+    }
     /// What the decoder did.
     public var kind: Kind
     /// A sentence naming what was found and what it became: `Coerced string "3" to Int 3.`
     public var message: String
     /// The JSON value that was found, when there was one.
     public var found: JSONValue?
+
+    private var storedPath: ReportPath
+    /// `nil` when the JSON path is the path.
+    private var storedJSONPath: ReportPath?
 
     /// Creates an issue.
     ///
@@ -100,11 +114,74 @@ public struct DecodingIssue: Sendable, Hashable {
     ///   - message: What was found and what it became.
     ///   - found: The JSON value found, if any.
     public init(path: String, jsonPath: String? = nil, kind: Kind, message: String, found: JSONValue? = nil) {
-        self.path = path
-        self.jsonPath = jsonPath ?? path
+        storedPath = ReportPath(path)
+        storedJSONPath = jsonPath.map(ReportPath.init)
         self.kind = kind
         self.message = message
         self.found = found
+    }
+
+    /// An issue the decoder records, with its paths as the decoder's steps.
+    init(path: CodingPathNode, jsonPath: JSONPathStep?, kind: Kind, message: String, found: JSONValue?) {
+        storedPath = ReportPath(path)
+        storedJSONPath = jsonPath.map(ReportPath.init)
+        self.kind = kind
+        self.message = message
+        self.found = found
+    }
+}
+
+extension DecodingIssue: Hashable {
+    /// Whether two issues say the same: the same paths, kind, message and value found.
+    ///
+    /// - Parameters:
+    ///   - lhs: An issue.
+    ///   - rhs: Another issue.
+    /// - Returns: `true` when they are equal.
+    public static func == (lhs: DecodingIssue, rhs: DecodingIssue) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.found == rhs.found && lhs.path == rhs.path
+            && lhs.jsonPath == rhs.jsonPath
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(message)
+        hasher.combine(found)
+        hasher.combine(path)
+        hasher.combine(jsonPath)
+    }
+}
+
+/// A path of the report: text, or the decoder's linked steps, written out each time it is read.
+///
+/// `@unchecked Sendable`: a `CodingPathNode` is not `Sendable` because its keys are `any CodingKey`
+/// and its boxes are classes. What makes sharing it safe: a node and every box it links to are
+/// never changed after they are made (a box's `node` is a `let`; its other fields, which the
+/// decoder does change, are never read here), and reading a coding key's `stringValue` and
+/// `intValue` changes nothing. The issue retains the boxes, so they live as long as it does.
+/// ``ConcurrencyTests`` reads one report's paths from many tasks at once under ThreadSanitizer.
+struct ReportPath: @unchecked Sendable {
+    private enum Storage {
+        case text(String)
+        case codingPath(CodingPathNode)
+        case jsonPath(JSONPathStep)
+    }
+
+    private let storage: Storage
+
+    init(_ text: String) { storage = .text(text) }
+    init(_ path: CodingPathNode) { storage = .codingPath(path) }
+    init(_ path: JSONPathStep) { storage = .jsonPath(path) }
+
+    var text: String {
+        switch storage {
+        case .text(let text): text
+        case .codingPath(let path): path.reportPath
+        case .jsonPath(let path): path.text
+        }
     }
 }
 
@@ -130,11 +207,12 @@ extension DecodingIssue: Codable {
     /// - Throws: `DecodingError` when `path`, `kind` or `message` is missing or invalid.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        path = try container.decode(String.self, forKey: .path)
-        jsonPath = try container.decodeIfPresent(String.self, forKey: .jsonPath) ?? path
-        kind = try container.decode(Kind.self, forKey: .kind)
-        message = try container.decode(String.self, forKey: .message)
-        found = try container.decodeIfPresent(JSONValue.self, forKey: .found)
+        self.init(
+            path: try container.decode(String.self, forKey: .path),
+            jsonPath: try container.decodeIfPresent(String.self, forKey: .jsonPath),
+            kind: try container.decode(Kind.self, forKey: .kind),
+            message: try container.decode(String.self, forKey: .message),
+            found: try container.decodeIfPresent(JSONValue.self, forKey: .found))
     }
 
     /// Writes the issue as an object: `path`, `jsonPath`, `kind` (its raw value), `message`, and
@@ -158,10 +236,10 @@ final class ReportCollector {
     var issues: [DecodingIssue] = []
 
     func record(
-        _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: String?, message: String, found: JSONValue? = nil
+        _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: JSONPathStep?, message: String,
+        found: JSONValue? = nil
     ) {
-        issues.append(
-            DecodingIssue(path: path.reportPath, jsonPath: jsonPath, kind: kind, message: message, found: found))
+        issues.append(DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found))
     }
 }
 

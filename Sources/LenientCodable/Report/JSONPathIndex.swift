@@ -14,6 +14,8 @@ final class JSONPathIndex {
     private var parents: [Int32]
     /// For an element of an array, its position in the array; 0 otherwise.
     private var positions: [Int32]
+    /// The steps made so far, by node: the issues under one container share its path.
+    private var steps: [Int: JSONPathStep] = [:]
 
     init(_ tree: JSONTree) {
         let count = tree.nodes.count
@@ -35,29 +37,35 @@ final class JSONPathIndex {
         }
     }
 
-    /// The path of a node from the root, as the report writes it: `books[2].ext.desc`.
+    /// The path of a node from the root, as linked steps that share the path of every container
+    /// already named: the first issue under a container costs its depth, the next ones one step.
     ///
     /// - Parameters:
     ///   - index: The node; a member's value (not its key).
     ///   - tree: The tree the index was built from.
-    ///   - prefix: The path of the tree's root, when the tree stands for a value of another document.
-    func path(of index: Int, in tree: JSONTree, prefix: String) -> String {
-        var steps: [String] = []
+    ///   - root: The path of the tree's root, when the tree stands for a value of another document.
+    func step(of index: Int, in tree: JSONTree, root: JSONPathStep) -> JSONPathStep {
+        // The nodes from `index` up to the first one whose step is known (or the root), innermost first.
+        var missing: [Int] = []
         var current = index
+        var known = root
         while current >= 0, current < parents.count {
-            let parent = Int(parents[current])
-            guard parent >= 0 else { break }
-            if tree[parent].kind == .array {
-                steps.append("[\(positions[current])]")
-            } else {
-                // A member's key is the node just before its value.
-                steps.append(JSONPathIndex.keyStep(tree.string(at: current - 1)))
+            if let step = steps[current] {
+                known = step
+                break
             }
-            current = parent
+            guard parents[current] >= 0 else { break }
+            missing.append(current)
+            current = Int(parents[current])
         }
-        var text = prefix
-        for step in steps.reversed() { JSONPathIndex.append(step, to: &text) }
-        return text
+        for node in missing.reversed() {
+            let parent = Int(parents[node])
+            let text =
+                tree[parent].kind == .array ? "[\(positions[node])]" : JSONPathIndex.keyStep(tree.string(at: node - 1))
+            known = JSONPathStep(text, after: known)
+            steps[node] = known
+        }
+        return known
     }
 
     /// A key as a step of a path, marked so that ``append(_:to:)`` puts a dot before it.
@@ -70,5 +78,39 @@ final class JSONPathIndex {
         } else {
             text += step
         }
+    }
+}
+
+/// A JSON path as a linked list of steps from the innermost one up, shared between the issues
+/// of a report: recording an issue costs one step, and the text is written only when read.
+final class JSONPathStep: Sendable {
+    /// The empty path of a document's root.
+    static let root = JSONPathStep("", after: nil)
+
+    let parent: JSONPathStep?
+    /// `.key` or `[2]`; empty for the root.
+    let step: String
+
+    init(_ step: String, after parent: JSONPathStep?) {
+        self.step = step
+        self.parent = parent
+    }
+
+    /// The path with a member's key added.
+    func appending(key: String) -> JSONPathStep {
+        JSONPathStep(JSONPathIndex.keyStep(key), after: self)
+    }
+
+    /// The path as the report writes it: `books[2].ext.desc`.
+    var text: String {
+        var steps: [String] = []
+        var current: JSONPathStep? = self
+        while let node = current {
+            if !node.step.isEmpty { steps.append(node.step) }
+            current = node.parent
+        }
+        var text = ""
+        for step in steps.reversed() { JSONPathIndex.append(step, to: &text) }
+        return text
     }
 }
