@@ -45,7 +45,7 @@ extension TreeDecoder {
             let elementPath = box.appending(index: position)
             let mark = reportMark
             do {
-                body(try unwrap(Element.self, at: child, path: elementPath))
+                body(try unwrapElement(Element.self, at: child, path: elementPath))
             } catch  where options.dropsInvalidElements {
                 rollbackReport(to: mark)
                 recordDropped(error, path: elementPath, found: child)
@@ -65,13 +65,50 @@ extension TreeDecoder {
             || type == UInt16.self || type == Decimal.self
     }
 
+    /// Decodes an element of a collection. In `.lenient`, an object of which no property was
+    /// present — every key the type asked for missing, and some of them defaulted — is refused:
+    /// left out and reported as a dropped element, not invented from defaults (`{"garbage": true}`
+    /// is not a `Label(id: 0, name: "")`). An object whose missing properties are all optional
+    /// decodes, as in Foundation.
+    @inline(__always)
+    func unwrapElement<Element: Decodable>(
+        _ type: Element.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false
+    ) throws -> Element {
+        let found = keysFound
+        let defaulted = missingValuesDefaulted
+        let value = try unwrap(Element.self, at: index, path: path, isCurrent: isCurrent)
+        if missingValuesDefaulted != defaulted, keysFound == found, isLenient, options.dropsInvalidElements,
+            tree[index].kind == .object
+        {
+            throw nothingPresent(Element.self, at: index, path: path)
+        }
+        return value
+    }
+
+    @inline(never)
+    func nothingPresent(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
+        var keys: [String] = []
+        var keyIndex = index + 1
+        let end = Int(tree[index].end)
+        while keyIndex < end, keys.count < 5 {
+            keys.append("\"\(tree.string(at: keyIndex))\"")
+            keyIndex = tree.next(after: keyIndex + 1)
+        }
+        let found = keys.isEmpty ? "an empty object" : "an object with only \(keys.joined(separator: ", "))"
+        return DecodingError.dataCorrupted(
+            .init(
+                codingPath: errorPath(path),
+                debugDescription:
+                    "None of the properties of \(type) is present in \(found); an element is not made up of defaults."))
+    }
+
     /// An element of a lossy wrapper (``LossyArray``, ``LossyDictionary``), at the node this
     /// decoder points at: decoded as any value, or left out and reported as an element of a plain
     /// collection is, once, with nothing that was forgiven inside it.
     func decodeLossyElement<Value: Decodable>(_ type: Value.Type) -> Value? {
         let mark = reportMark
         do {
-            return try unwrap(Value.self, at: nodeIndex, path: codingPathNode, isCurrent: true)
+            return try unwrapElement(Value.self, at: nodeIndex, path: codingPathNode, isCurrent: true)
         } catch {
             rollbackReport(to: mark)
             recordDropped(error, path: codingPathNode, found: nodeIndex)

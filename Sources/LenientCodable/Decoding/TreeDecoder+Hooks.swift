@@ -33,10 +33,15 @@ struct TypeTraits {
     /// The type as a wrapper whose default a report names (``Defaulted``), or `nil`.
     var defaultingWrapper: (any DefaultingWrapper.Type)?
 
+    /// Whether the type is one of the package's wrappers, which forgive on purpose and decode
+    /// without the Foundation-like first pass of ``TreeDecoder/decodeWithInit(_:at:path:isCurrent:)``.
+    var isForgivingWrapper: Bool
+
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
     init(of type: Any.Type) {
         defaultingWrapper = type as? any DefaultingWrapper.Type
+        isForgivingWrapper = type is any ForgivingWrapper.Type
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type

@@ -113,7 +113,10 @@ extension TreeDecoder {
                 // No mapping: the exact key, then (in lenient mode, on a miss only) loose matching.
                 index = exactValueIndex(forKey: key) ?? (matchesLoosely ? valueIndexLoosely(forKey: key) : nil)
             }
-            if let index, decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
+            if let index {
+                decoder.keysFound &+= 1
+                if decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
+            }
             return index
         }
 
@@ -329,6 +332,7 @@ extension TreeDecoder {
             guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
                 throw keyNotFound(key)
             }
+            decoder.missingValuesDefaulted &+= 1
             if !isIgnored(key) {
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,

@@ -39,7 +39,7 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
                 let valuePath = box.appending(MemberKey(key))
                 let mark = decoder.reportMark
                 do {
-                    result[key] = try decoder.unwrap(Value.self, at: valueIndex, path: valuePath)
+                    result[key] = try decoder.unwrapElement(Value.self, at: valueIndex, path: valuePath)
                 } catch  where decoder.options.dropsInvalidElements {
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
@@ -113,8 +113,43 @@ extension TreeDecoder {
         return try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
     }
 
+    ///
+    /// In `.lenient`, a type decodes its value first as Foundation would: no coercion applies to
+    /// the value at its own node (its fields, at other nodes, are forgiven as usual). A type
+    /// that probes (`if let list = try? c.decode([Item].self) … else …`) so takes Foundation's
+    /// branch. Only when that pass fails after a coercion was refused at the node does the type
+    /// decode again with coercions: forgiveness starts where Foundation fails. A type nested at
+    /// the same node (a single-value container decoding another model) takes part in the pass of
+    /// the outermost one.
     @inline(__always)
     func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
+    {
+        guard isLenient, strictNode != index, !traits(of: T.self).isForgivingWrapper else {
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        }
+        let savedNode = strictNode
+        let savedRefusal = refusedAtStrictNode
+        strictNode = index
+        refusedAtStrictNode = false
+        let mark = reportMark
+        do {
+            let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            strictNode = savedNode
+            refusedAtStrictNode = savedRefusal
+            return value
+        } catch {
+            let refused = refusedAtStrictNode
+            strictNode = savedNode
+            refusedAtStrictNode = savedRefusal
+            guard refused else { throw error }
+            rollbackReport(to: mark)
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        }
+    }
+
+    @inline(__always)
+    private func decodeWithInitOnce<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+        throws -> T
     {
         if isCurrent {
             let savedType = currentType
@@ -135,6 +170,7 @@ extension TreeDecoder {
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
+            guard allowsCoercion(at: index) else { throw error }
             return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
     }
@@ -204,7 +240,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(Bool.self, at: index) {
                 return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
             }
-            if isLenient { return try coerceBool(at: index, path: path) }
+            if isLenient, allowsCoercion(at: index) { return try coerceBool(at: index, path: path) }
             throw typeMismatch(Bool.self, at: index, path: path)
         }
     }
@@ -214,7 +250,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(String.self, at: index) {
                 return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
             }
-            if isLenient { return try coerceString(at: index, path: path) }
+            if isLenient, allowsCoercion(at: index) { return try coerceString(at: index, path: path) }
             throw typeMismatch(String.self, at: index, path: path)
         }
         return tree.string(at: index)
@@ -226,7 +262,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(T.self, at: index) {
                 return try convertScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
             }
-            if isLenient { return try coerceInteger(at: index, path: path) }
+            if isLenient, allowsCoercion(at: index) { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
         }
         let bytes = tree.bytes(of: node)
@@ -260,7 +296,7 @@ extension TreeDecoder {
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         guard let value = NumberConversion.integerSlowPath(bytes, as: T.self) else {
-            if isLenient { return try coerceInteger(at: index, path: path) }
+            if isLenient, allowsCoercion(at: index) { return try coerceInteger(at: index, path: path) }
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         return value
@@ -321,7 +357,7 @@ extension TreeDecoder {
         if hasConverters && hasScalarConverter(T.self, at: index) {
             return try convertScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
         }
-        if isLenient { return try coerceFloatingPoint(at: index, path: path) }
+        if isLenient, allowsCoercion(at: index) { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
     }
 
@@ -331,7 +367,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(Decimal.self, at: index) {
                 return try convertScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
             }
-            if isLenient { return try coerceDecimal(at: index, path: path) }
+            if isLenient, allowsCoercion(at: index) { return try coerceDecimal(at: index, path: path) }
             throw typeMismatch(Decimal.self, at: index, path: path)
         }
         var text = tree.numberText(at: index)
@@ -409,7 +445,7 @@ extension TreeDecoder {
     func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
         let text = try unwrapString(at: index, path: path)
         if let url = URL(string: text) { return url }
-        if isLenient {
+        if isLenient, allowsCoercion(at: index) {
             let trimmed = CoercionRules.trimmed(text)
             if trimmed != text, let url = URL(string: trimmed) {
                 record(

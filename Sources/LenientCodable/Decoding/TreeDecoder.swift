@@ -75,6 +75,27 @@ final class TreeDecoder: Decoder {
         return keys
     }
 
+    /// The node whose value a type is decoding itself from in its first, Foundation-like pass
+    /// (``decodeWithInit(_:at:path:isCurrent:)``): no coercion applies to this node's own value, so
+    /// that a type probing `try? container.decode(X.self)` sees Foundation's answers. -1 for none.
+    @exclusivity(unchecked) var strictNode = -1
+    /// Whether a coercion was refused at ``strictNode`` during the current first pass: only then
+    /// can a second pass, with coercions, end differently.
+    @exclusivity(unchecked) var refusedAtStrictNode = false
+
+    /// Whether the coercion table may change the value at `index`; records a refusal.
+    @inline(__always)
+    func allowsCoercion(at index: Int) -> Bool {
+        guard index == strictNode else { return true }
+        refusedAtStrictNode = true
+        return false
+    }
+
+    /// Counts of the lenient keyed containers' work, which tell an element object of which no
+    /// property was present (every key missing, some defaulted) from one that had some.
+    @exclusivity(unchecked) var keysFound = 0
+    @exclusivity(unchecked) var missingValuesDefaulted = 0
+
     /// How many keys the errors built so far hold: the work that paths cost, for tests.
     @exclusivity(unchecked) var errorPathKeys = 0
 

@@ -137,6 +137,16 @@ extension KeyedDecodingContainer {
 
 /// One element of a lossy collection: decoding it never throws, so an unkeyed container moves
 /// past a bad element instead of stopping at it.
+/// The package's wrappers, which forgive on purpose: under ``LenientJSONDecoder`` they decode with
+/// its coercions from the start, without the first pass that shows a type Foundation's answers.
+protocol ForgivingWrapper {}
+
+extension DecodingAttempt: ForgivingWrapper {}
+extension LossyArray: ForgivingWrapper {}
+extension LossyDictionary: ForgivingWrapper {}
+extension Coerced: ForgivingWrapper {}
+extension Defaulted: ForgivingWrapper {}
+
 struct DecodingAttempt<Value: Decodable>: Decodable {
     let value: Value?
 
