@@ -320,7 +320,9 @@ extension TreeDecoder {
         if nodeIndex == index, let currentType, currentType == elementType { return false }
         // A chain through other types back to a wrap already under way at this value.
         let id = ObjectIdentifier(collection)
-        return !activeWraps.contains { $0.index == index && $0.type == id }
+        guard !activeWraps.contains(where: { $0.index == index && $0.type == id }) else { return false }
+        // Wrapping an object decodes it again, perhaps right after a probe decoded it as the element type.
+        return spendRetryBudget(on: index)
     }
 
     /// Decodes a string that holds JSON text (`"{\"a\":1}"`) as the type, from its own tree.

@@ -124,7 +124,7 @@ extension TreeDecoder {
     @inline(__always)
     func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
-        guard isLenient, strictNode != index, !traits(of: T.self).isForgivingWrapper else {
+        guard isLenient, strictNode != index, retryBudget > 0, !traits(of: T.self).isForgivingWrapper else {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
         let savedNode = strictNode
@@ -143,6 +143,8 @@ extension TreeDecoder {
             refusedAtStrictNode = savedRefusal
             guard refused else { throw error }
             rollbackReport(to: mark)
+            // Paid for even when the budget runs out here: the types inside then take one pass.
+            _ = spendRetryBudget(on: index)
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
     }

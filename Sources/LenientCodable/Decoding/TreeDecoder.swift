@@ -91,6 +91,24 @@ final class TreeDecoder: Decoder {
         return false
     }
 
+    /// Work the lenient decoder may spend decoding a value a second time — a type's second pass
+    /// after its Foundation-like first one, a single object wrapped in an array and decoded again
+    /// as the element type — counted in nodes and proportional to the tree. Once spent, types
+    /// decode in one lenient pass and objects and arrays are no longer wrapped, so that a model
+    /// that probes one key as `T` and then as `[T]` at every level of a deep document costs
+    /// time linear in it, not doubling with each level.
+    @exclusivity(unchecked) var retryBudget: Int
+
+    /// Takes the cost of decoding the value at `index` again from the budget; `false` when it is
+    /// spent. A scalar costs nothing.
+    func spendRetryBudget(on index: Int) -> Bool {
+        let node = tree[index]
+        guard node.kind == .array || node.kind == .object else { return true }
+        guard retryBudget > 0 else { return false }
+        retryBudget -= Int(node.end) - index
+        return true
+    }
+
     /// Counts of the lenient keyed containers' work, which tell an element object of which no
     /// property was present (every key missing, some defaulted) from one that had some.
     @exclusivity(unchecked) var keysFound = 0
@@ -128,6 +146,7 @@ final class TreeDecoder: Decoder {
         userInfo: [CodingUserInfoKey: Any]? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
+        retryBudget = 2 * tree.nodes.count + 64
         self.depthBase = depthBase
         self.owner = owner
         self.settings = settings

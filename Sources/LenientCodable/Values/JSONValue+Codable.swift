@@ -71,7 +71,8 @@ extension JSONValue: Codable {
     /// fits, and otherwise as a `Double`.
     ///
     /// - Parameter encoder: The encoder.
-    /// - Throws: `EncodingError.invalidValue` for number text that is not a number.
+    /// - Throws: `EncodingError.invalidValue` for number text that is not a JSON number, and for
+    ///   arrays and objects nested 512 levels deep, which JSON text cannot hold.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
@@ -85,6 +86,11 @@ extension JSONValue: Codable {
             try container.encode(value)
         case .number(let text):
             var container = encoder.singleValueContainer()
+            // Swift reads more than JSON numbers (`0x10`, `+1`, `.5`): only JSON's grammar is a number here.
+            guard JSONNumberSyntax.isValid(text) else {
+                throw EncodingError.invalidValue(
+                    self, .init(codingPath: encoder.codingPath, debugDescription: "\"\(text)\" is not a JSON number."))
+            }
             if let value = Int64(text) {
                 try container.encode(value)
             } else if let value = UInt64(text) {
@@ -96,12 +102,28 @@ extension JSONValue: Codable {
                     self, .init(codingPath: encoder.codingPath, debugDescription: "\"\(text)\" is not a JSON number."))
             }
         case .array(let elements):
+            try Self.checkDepth(of: encoder, value: self)
             var container = encoder.unkeyedContainer()
             for element in elements { try container.encode(element) }
         case .object(let object):
+            try Self.checkDepth(of: encoder, value: self)
             var container = encoder.container(keyedBy: AnyCodingKey.self)
             for (key, value) in object { try container.encode(value, forKey: AnyCodingKey(key)) }
         }
+    }
+}
+
+extension JSONValue {
+    /// Refuses to go deeper than JSON text can be written, before a foreign encoder's recursion
+    /// outgrows the stack. The depth is the encoder's coding path, read at most 512 keys long.
+    fileprivate static func checkDepth(of encoder: any Encoder, value: JSONValue) throws {
+        let depth = encoder.codingPath.count
+        guard depth >= JSONWriter.maximumDepth else { return }
+        throw EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: encoder.codingPath,
+                debugDescription: "The value is nested more than \(JSONWriter.maximumDepth) levels deep."))
     }
 }
 

@@ -99,6 +99,21 @@ import Testing
         #expect(throws: EncodingError.self) { try LenientJSONEncoder().encode(value) }
     }
 
+    /// Swift reads more than JSON's numbers; under Foundation's encoder too, only JSON's grammar is a number.
+    @Test(arguments: ["0x10", "01", "+1", ".5", "1.", "1\u{0}", "1e", "Infinity"])
+    func foundationsEncoderGetsNoNumberThatIsNotJSON(_ text: String) throws {
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(["x": JSONValue.number(text)]) }
+        #expect(try JSONEncoder().encode(["x": JSONValue.number("1.5e3")]) == Data(#"{"x":1500}"#.utf8))
+    }
+
+    @Test func foundationsEncoderRefusesAValueTooDeepForJSON() throws {
+        var value = Self.nested(20_000)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(value) }
+        Self.dismantle(&value)
+        let shallow = Self.nested(100)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(shallow)) == shallow)
+    }
+
     // MARK: Depth
 
     static let veryDeep = 1_000_000
