@@ -5,7 +5,7 @@
 // mode: these `init(from:)`s are more specific than the standard library's for raw-value enums,
 // and so become the enums' decoding wherever the standard library's would have been.
 
-extension CaseFallback where Self: Decodable, RawValue: Decodable {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue: Decodable {
     /// Decodes the raw value, and the fallback case for a raw value the enum does not know. A
     /// value of another JSON type fails as it does without a fallback. Under `LenientJSONDecoder`
     /// the coercions of its options come first, and a fallback is reported.
@@ -16,35 +16,35 @@ extension CaseFallback where Self: Decodable, RawValue: Decodable {
     }
 }
 
-extension CaseFallback where Self: Decodable, RawValue == String {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue == String {
     /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
     ///
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
 }
 
-extension CaseFallback where Self: Decodable, RawValue == Int {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue == Int {
     /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
     ///
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
 }
 
-extension CaseFallback where Self: Decodable, RawValue == Int64 {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue == Int64 {
     /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
     ///
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
 }
 
-extension CaseFallback where Self: Decodable, RawValue == UInt {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue == UInt {
     /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
     ///
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws { self = try Self.decodeWithFallback(from: decoder) }
 }
 
-extension CaseFallback where Self: Decodable, RawValue == Double {
+extension CaseFallback where Self: RawRepresentable & Decodable, RawValue == Double {
     /// Decodes the case with this raw value, or ``CaseFallback/fallbackCase`` for one the enum does not know.
     ///
     /// - Parameter decoder: The decoder to read from.
@@ -55,7 +55,7 @@ extension TreeDecoder {
     /// A `CaseFallback` enum at the current node: its raw value; in `.lenient`, the enum
     /// coercions (a raw string in another case, a raw value in another JSON type); then the
     /// fallback case for a raw value of the right type that the enum does not know, reported.
-    func decodeWithFallback<T: CaseFallback & Decodable>(_ type: T.Type) throws -> T where T.RawValue: Decodable {
+    func decodeWithFallback<T: CaseFallback & RawRepresentable & Decodable>(_ type: T.Type) throws -> T where T.RawValue: Decodable {
         let index = nodeIndex
         let path = codingPathNode
         let mark = reportMark

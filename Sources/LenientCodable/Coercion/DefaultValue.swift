@@ -27,7 +27,8 @@ public protocol DefaultValue {
 /// ``fallbackCase`` — so a server can add a case without breaking older apps. It is the enum's
 /// own declaration, so it applies in every mode and under every decoder, Foundation's included
 /// (for `String`, `Int`, `Int64`, `UInt` and `Double` raw values); LenientCodable's decoders
-/// report it. A value of another JSON type still fails.
+/// report it. A value of another JSON type still fails. A ``TaggedCodable`` enum that conforms
+/// takes its fallback case for a tag it does not know.
 ///
 /// ```swift
 /// enum Status: String, Codable, CaseFallback {
@@ -35,7 +36,7 @@ public protocol DefaultValue {
 ///     static let fallbackCase = Status.unknown
 /// }
 /// ```
-public protocol CaseFallback: RawRepresentable {
+public protocol CaseFallback {
     /// The case for raw values the enum does not know.
     static var fallbackCase: Self { get }
 }

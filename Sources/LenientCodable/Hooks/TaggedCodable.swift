@@ -47,6 +47,11 @@ extension TaggedCodable {
         let tag = try container.decode(String.self, forKey: tagKey)
         guard let variant = Self.variants.first(where: { $0.tag == tag }) else {
             if let fallback = Self.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? Self {
+                if let treeDecoder = decoder as? TreeDecoder {
+                    treeDecoder.record(
+                        .defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex,
+                        "Unknown tag \"\(tag)\" for \(Self.self); used the fallback case \(value).")
+                }
                 self = value
                 return
             }

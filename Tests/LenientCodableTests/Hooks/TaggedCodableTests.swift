@@ -133,4 +133,39 @@ import Testing
             #expect(throws: DecodingError.self) { try Self.decode(Payment.self, #"{"number":"1"}"#, with: coder) }
         }
     }
+
+    /// A tagged enum with a fallback case, which needs no raw value.
+    enum Method: TaggedCodable, CaseFallback, Equatable {
+        case card(Card)
+        case unknown
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Method>] = [.init("card", Card.self, Method.card)]
+        static let fallbackCase = Method.unknown
+    }
+
+    @Test(arguments: Coder.allCases)
+    func unknownTagTakesTheFallbackCaseAndKnownTagsStillDecode(_ coder: Coder) throws {
+        let methods = try Self.decode(
+            [Method].self, #"[{"type":"card","number":"2"},{"type":"crypto","coin":"x"}]"#, with: coder)
+        #expect(methods == [.card(Card(number: "2")), .unknown])
+        // A known case still round-trips.
+        #expect(
+            try Self.decode(Method.self, Self.encode(Method.card(Card(number: "9")), with: coder), with: coder)
+                == .card(Card(number: "9")))
+    }
+
+    @Test func fallbackForAnUnknownTagIsReported() throws {
+        let (method, report) = try LenientJSONDecoder().decodeWithReport(
+            Envelope.self, from: #"{"method":{"type":"crypto"}}"#)
+        #expect(method.method == .unknown)
+        #expect(report.issues.count == 1)
+        #expect(report.issues.first?.kind == .defaulted)
+        #expect(report.issues.first?.path == "method")
+        #expect(report.issues.first?.message.contains(#"Unknown tag "crypto""#) == true)
+    }
+
+    struct Envelope: Decodable {
+        var method: Method
+    }
 }
