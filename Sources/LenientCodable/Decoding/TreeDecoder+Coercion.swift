@@ -325,6 +325,15 @@ extension TreeDecoder {
         return spendRetryBudget(on: index)
     }
 
+    /// The value at the current node, when it is a string holding JSON text of an array or object
+    /// that decodes as the type and the options parse such text; recorded as a coercion.
+    func decodeCurrentJSONText<T: Decodable>(_ type: T.Type) -> T? {
+        guard isLenient, options.parsesJSONInStrings, tree[nodeIndex].kind == .string,
+            case .success(let value)? = decodeJSONText(T.self, at: nodeIndex, path: codingPathNode)
+        else { return nil }
+        return value
+    }
+
     /// Decodes a string that holds JSON text (`"{\"a\":1}"`) as the type, from its own tree.
     ///
     /// - Returns: `nil` when the string does not hold an object or array; otherwise the value, or

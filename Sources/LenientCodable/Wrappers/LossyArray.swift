@@ -64,6 +64,11 @@ extension LossyArray: Decodable where Element: Decodable {
             if single.decodeNil() {
                 wrappedValue = []
             } else if let treeDecoder = decoder as? TreeDecoder {
+                // JSON text in a string holding the array, as for a plain array property.
+                if let parsed = treeDecoder.decodeCurrentJSONText(LossyArray<Element>.self) {
+                    self = parsed
+                    return
+                }
                 wrappedValue = treeDecoder.decodeLossyElement(Element.self).map { [$0] } ?? []
             } else {
                 wrappedValue = (try? single.decode(Element.self)).map { [$0] } ?? []

@@ -137,4 +137,17 @@ import Testing
         #expect(try JSONDecoder().decode(Feed.self, from: encoder.encode(feed)) == feed)
         #expect(try JSONDecoder().decode(Prices.self, from: encoder.encode(prices)) == prices)
     }
+
+    /// JSON text in a string holding the list, which a plain array property parses: `@LossyArray` parses it too,
+    /// keeps the good elements and reports the parse once and each dropped element once.
+    @Test func lossyArrayParsesJSONTextInAString() throws {
+        struct Board: Codable, Equatable {
+            @LossyArray var items: [Item]
+        }
+        let json = #"{"items":"[{\"id\":1},\"x\",{\"id\":3}]"}"#
+        let (board, report) = try LenientJSONDecoder().decodeWithReport(Board.self, from: json)
+        #expect(board.items == [Item(id: 1), Item(id: 3)])
+        #expect(report.issues.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.coerced, .droppedElement])
+        #expect(try LenientJSONDecoder().decode(Board.self, from: LenientJSONEncoder().encode(board)) == board)
+    }
 }
