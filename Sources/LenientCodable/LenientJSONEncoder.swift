@@ -83,7 +83,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// Left unset, the encoder writes dates as ISO 8601 in UTC — `"2024-05-01T10:00:00Z"`, with
     /// a fraction of a second only when the date has one, and as many digits as it takes — which
     /// ``LenientJSONDecoder`` with its defaults reads back as the identical `Date`, bit for bit,
-    /// for every date from year 1 to 9999. (`JSONEncoder`'s default, `.deferredToDate`, writes
+    /// for every date from year 0 to 9999. (`JSONEncoder`'s default, `.deferredToDate`, writes
     /// seconds since 2001, which the lenient decoder reads as seconds since 1970: 31 years off.)
     /// Unset, the property reads as a `.custom` strategy that writes that text, so that copying it
     /// to another encoder, `JSONEncoder` included, keeps the output.

@@ -22,11 +22,12 @@
 import Foundation
 
 enum ISO8601Writer {
-    /// The first and last instants four-digit years can write: 0001-01-01T00:00:00Z and the
-    /// last representable instant before 10000-01-01T00:00:00Z, in seconds since 2001.
-    static let writableRange: Range<Double> = -63_113_904_000..<252_423_993_600
+    /// The first and last instants four-digit years can write: 0000-01-01T00:00:00Z (year 0 of
+    /// the proleptic Gregorian calendar, where `Date.distantPast` falls) and the last
+    /// representable instant before 10000-01-01T00:00:00Z, in seconds since 2001.
+    static let writableRange: Range<Double> = -63_145_526_400..<252_423_993_600
 
-    /// The text for a date, or `nil` when it is not finite or falls outside the years 1 to 9999.
+    /// The text for a date, or `nil` when it is not finite or falls outside the years 0 to 9999.
     static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard writableRange.contains(interval) else { return nil }

@@ -312,7 +312,7 @@ final class TreeEncoder: Encoder {
             .init(
                 codingPath: codingPath,
                 debugDescription:
-                    "Cannot write \(interval) seconds since 2001 as an ISO 8601 date from year 1 to 9999; set a dateEncodingStrategy to encode it."
+                    "Cannot write \(interval) seconds since 2001 as an ISO 8601 date from year 0 to 9999; set a dateEncodingStrategy to encode it."
             ))
     }
 

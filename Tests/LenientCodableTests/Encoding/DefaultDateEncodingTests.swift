@@ -81,7 +81,7 @@ import Testing
         var generator = RandomModelRoundTripTests.Generator(state: seed)
         var intervals: [Double] = []
         for _ in 0..<1000 {
-            intervals.append(Double.random(in: -63_113_904_000..<252_423_993_600, using: &generator))
+            intervals.append(Double.random(in: -63_145_526_400..<252_423_993_600, using: &generator))
             let bits = UInt64.random(in: 0...Double(252_423_993_599).bitPattern, using: &generator)
             let value = Double(bitPattern: bits)
             intervals.append(Bool.random(using: &generator) && value <= 63_113_904_000 ? -value : value)
@@ -102,6 +102,15 @@ import Testing
             Issue.record(
                 "\(original.timeIntervalSinceReferenceDate) came back as \(back.timeIntervalSinceReferenceDate)")
         }
+    }
+
+    /// `Date.distantPast` (0000-12-30 in the proleptic Gregorian calendar) and `Date.distantFuture`, which apps use
+    /// as sentinels, are written and read back.
+    @Test func distantPastAndFutureRoundTrip() throws {
+        let dates = [Date.distantPast, Date.distantFuture, Date(timeIntervalSinceReferenceDate: -63_145_526_400)]
+        let data = try LenientJSONEncoder().encode(dates)
+        #expect(String(decoding: data, as: UTF8.self).contains("0000-12-30T00:00:00Z"))
+        #expect(try LenientJSONDecoder().decode([Date].self, from: data) == dates)
     }
 
     /// The written fraction is the shortest that reads back: no digit could be dropped.
@@ -136,7 +145,7 @@ import Testing
         #expect(try LenientJSONDecoder().decode([Date].self, from: data) == [date])
     }
 
-    @Test(arguments: [-63_113_904_000.5, -63_113_904_001, 252_423_993_600, 1e300, .nan, .infinity, -.infinity])
+    @Test(arguments: [-63_145_526_400.5, -63_145_526_401, 252_423_993_600, 1e300, .nan, .infinity, -.infinity])
     func datesFourDigitYearsCannotWriteThrow(interval: Double) throws {
         let encoder = LenientJSONEncoder()
         let error = try #require(throws: EncodingError.self) {
