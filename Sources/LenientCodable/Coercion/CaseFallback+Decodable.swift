@@ -55,7 +55,8 @@ extension TreeDecoder {
     /// A `CaseFallback` enum at the current node: its raw value; in `.lenient`, the enum
     /// coercions (a raw string in another case, a raw value in another JSON type); then the
     /// fallback case for a raw value of the right type that the enum does not know, reported.
-    func decodeWithFallback<T: CaseFallback & RawRepresentable & Decodable>(_ type: T.Type) throws -> T where T.RawValue: Decodable {
+    func decodeWithFallback<T: CaseFallback & RawRepresentable & Decodable>(_ type: T.Type) throws -> T
+    where T.RawValue: Decodable {
         let index = nodeIndex
         let path = codingPathNode
         let mark = reportMark
