@@ -124,7 +124,19 @@ extension TreeDecoder {
     @inline(__always)
     func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
-        guard isLenient, strictNode != index, retryBudget > 0, !traits(of: T.self).isForgivingWrapper else {
+        guard isLenient, strictNode != index, retryBudget > 0 else {
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        }
+        return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
+    /// their own so that the frames of the strict path, which every nesting level stacks, stay small.
+    @inline(never)
+    private func decodeFoundationFirst<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+        throws -> T
+    {
+        if traits(of: T.self).isForgivingWrapper {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
         let savedNode = strictNode
