@@ -133,7 +133,9 @@ extension TreeDecoder {
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
     /// their own so that the frames of the strict path, which every nesting level stacks, stay small.
     @inline(never)
-    private func decodeFoundationFirst<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+    private func decodeFoundationFirst<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    )
         throws -> T
     {
         if traits(of: T.self).isForgivingWrapper {
