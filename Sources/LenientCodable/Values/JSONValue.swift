@@ -370,9 +370,15 @@ extension JSONValue: Hashable {
             case .value(.object(let object)):
                 hasher.combine(5)
                 hasher.combine(object.count)
-                for member in object.sorted(by: { $0.key < $1.key }).reversed() {
-                    pending.append(.value(member.value))
-                    pending.append(.key(member.key))
+                if object.count == 1 {
+                    // Nothing to sort: no array to allocate, level after level of a deep chain.
+                    pending.append(.value(object[0].value))
+                    pending.append(.key(object[0].key))
+                } else {
+                    for member in object.sorted(by: { $0.key < $1.key }).reversed() {
+                        pending.append(.value(member.value))
+                        pending.append(.key(member.key))
+                    }
                 }
             }
             guard let next = pending.popLast() else { return }
