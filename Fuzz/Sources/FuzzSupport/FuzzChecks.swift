@@ -121,12 +121,20 @@ public enum FuzzChecks {
         }
         let lenient = LenientJSONDecoder(options: .lenient)
         guard let model = try? lenient.decode(Broad.self, from: data) else { return }
-        guard let output = try? LenientJSONEncoder().encode(model) else { return }
-        do {
-            let back = try LenientJSONDecoder(options: .strict).decode(Broad.self, from: output)
-            require(back == model, "model round trip changes the value: \(String(decoding: output, as: UTF8.self))")
-        } catch {
-            fail("the encoded model does not decode strictly: \(error) in \(String(decoding: output, as: UTF8.self))")
+        // The pairs the contract promises a round trip for: both defaults (dates as ISO 8601, read back exactly), and
+        // `.deferredToDate` written for a strict decoder, which reads dates as Foundation does.
+        let foundationDates = LenientJSONEncoder()
+        foundationDates.dateEncodingStrategy = .deferredToDate
+        for (encoder, decoder) in [
+            (LenientJSONEncoder(), LenientJSONDecoder()), (foundationDates, LenientJSONDecoder(options: .strict)),
+        ] {
+            guard let output = try? encoder.encode(model) else { continue }
+            do {
+                let back = try decoder.decode(Broad.self, from: output)
+                require(back == model, "model round trip changes the value: \(String(decoding: output, as: UTF8.self))")
+            } catch {
+                fail("the encoded model does not decode again: \(error) in \(String(decoding: output, as: UTF8.self))")
+            }
         }
     }
 
