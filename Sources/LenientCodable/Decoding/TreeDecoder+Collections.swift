@@ -1,8 +1,6 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
-import Foundation
-
 /// Arrays and sets that the lenient decoder reads element by element, leaving out the elements
 /// that fail, and builds from a single value where the JSON has no array.
 protocol LenientCollection {
@@ -38,7 +36,7 @@ extension TreeDecoder {
         var child = index + 1
         var position = 0
         let box = PathBox(path)
-        let elides = options.dropsInvalidElements && !elidesErrorPaths && TreeDecoder.isPlainScalar(Element.self)
+        let elides = options.dropsInvalidElements && !elidesErrorPaths && traits(of: Element.self).isPlainScalar
         if elides { elidesErrorPaths = true }
         defer { if elides { elidesErrorPaths = false } }
         while child < end {
@@ -53,16 +51,6 @@ extension TreeDecoder {
             child = tree.next(after: child)
             position += 1
         }
-    }
-
-    /// Whether decoding the type runs no code but the decoder's own (registered converters aside,
-    /// which never see the decoder's errors): its errors cannot be seen before an enclosing lossy
-    /// collection catches them.
-    static func isPlainScalar(_ type: Any.Type) -> Bool {
-        type == Int.self || type == String.self || type == Double.self || type == Bool.self || type == Int64.self
-            || type == Float.self || type == UInt.self || type == Int32.self || type == UInt64.self
-            || type == Int16.self || type == UInt32.self || type == Int8.self || type == UInt8.self
-            || type == UInt16.self || type == Decimal.self
     }
 
     /// Decodes an element of a collection. In `.lenient`, an object of which no property was

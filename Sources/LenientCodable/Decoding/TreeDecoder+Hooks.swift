@@ -36,12 +36,17 @@ struct TypeTraits {
     /// Whether the type is one of the package's wrappers, which forgive on purpose and decode
     /// without the Foundation-like first pass of ``TreeDecoder/decodeWithInit(_:at:path:isCurrent:)``.
     var isForgivingWrapper: Bool
+    /// Whether decoding the type runs no code but the decoder's own (registered converters aside,
+    /// which never see the decoder's errors): an enclosing lossy collection catches its errors
+    /// before anything else can see them, so they are built without their coding path.
+    var isPlainScalar: Bool
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
     init(of type: Any.Type) {
         defaultingWrapper = type as? any DefaultingWrapper.Type
         isForgivingWrapper = type is any ForgivingWrapper.Type
+        isPlainScalar = TypeTraits.isPlainScalar(type)
         hasHooks = type is any DecodingHooks.Type
         isPolymorphic = type is any PolymorphicDecodable.Type
         hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
@@ -80,8 +85,15 @@ struct TypeTraits {
 
     /// The types whose converter runs whenever the JSON is not of their own kind.
     private static func isStandardScalar(_ type: Any.Type) -> Bool {
-        type == Bool.self || type == String.self || type == Double.self || type == Float.self
-            || type == Decimal.self || type is any FixedWidthInteger.Type
+        isPlainScalar(type) || type is any FixedWidthInteger.Type
+    }
+
+    /// The standard scalars the decoder reads itself, compared by metatype.
+    private static func isPlainScalar(_ type: Any.Type) -> Bool {
+        type == Int.self || type == String.self || type == Double.self || type == Bool.self || type == Int64.self
+            || type == Float.self || type == UInt.self || type == Int32.self || type == UInt64.self
+            || type == Int16.self || type == UInt32.self || type == Int8.self || type == UInt8.self
+            || type == UInt16.self || type == Decimal.self
     }
 }
 
