@@ -219,6 +219,8 @@ enum ISO8601Reader {
             var end = fraction.upperBound
             while end > fraction.lowerBound, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
             guard end > fraction.lowerBound else { return Date(timeIntervalSinceReferenceDate: Double(seconds)) }
+            // A view into `bytes`, the text's UTF-8, which `withUTF8` in `date(from:)` keeps valid for
+            // the whole read; the view is used here and never kept.
             let digits = UnsafeBufferPointer(rebasing: bytes[fraction.lowerBound..<end])
             // Milliseconds and microseconds: (seconds * 10^n + digits) / 10^n, both exact in a
             // Double, and one division, which rounds correctly.

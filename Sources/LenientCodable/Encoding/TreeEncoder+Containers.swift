@@ -144,6 +144,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         if T.self == UnknownKeys.self {
             // Written into this object once its properties are (see `writeUnknownKeysSlowPath`).
             if case .ignored? = plan?.entry(for: key.stringValue) { return }
+            // `T` is `UnknownKeys` (checked above): a copy of the value as its own type, no memory reinterpreted.
             encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: UnknownKeys.self).members))
             return
         }

@@ -112,7 +112,8 @@ extension JSONObject: CustomStringConvertible {
 
 extension JSONObject {
     /// The address of the member storage, which identifies it while it lives; `nil` when the
-    /// object is empty. For ``JSONValue/releaseIteratively(_:)``.
+    /// object is empty. For ``JSONValue/releaseIteratively(_:)``, which compares it and never reads
+    /// through it: the address is only a key, valid as an identity while the caller holds the object.
     var storageAddress: UnsafeRawPointer? {
         storage.withUnsafeBufferPointer { $0.isEmpty ? nil : UnsafeRawPointer($0.baseAddress) }
     }
