@@ -82,7 +82,8 @@ extension TreeDecoder {
     }
 
     /// Whether the value counts as `null` for a type: `null` itself, or (for types other than
-    /// `String`) a null-like string such as `"null"` or `"<null>"` when the options say so.
+    /// `String`) a null-like string such as `"null"` or `"<null>"` when the options say so and no
+    /// Foundation-like pass is under way.
     @inline(__always)
     func isNullish(at index: Int, for type: Any.Type) -> Bool {
         let node = tree[index]
@@ -90,7 +91,7 @@ extension TreeDecoder {
         guard node.kind == .string, options.treatsNullLikeStringsAsNull, node.length <= 12, type != String.self else {
             return false
         }
-        return CoercionRules.isNullLike(tree.string(at: index))
+        return CoercionRules.isNullLike(tree.string(at: index)) && mayForgive()
     }
 
     // MARK: Scalars

@@ -44,7 +44,7 @@ extension TreeDecoder {
             let mark = reportMark
             do {
                 body(try unwrapElement(Element.self, at: child, path: elementPath))
-            } catch  where options.dropsInvalidElements {
+            } catch  where options.dropsInvalidElements && mayForgive() {
                 rollbackReport(to: mark)
                 recordDropped(error, path: elementPath, found: child)
             }

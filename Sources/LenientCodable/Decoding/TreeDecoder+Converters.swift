@@ -34,7 +34,7 @@ extension TreeDecoder {
         do {
             return try convert(T.self, at: index, path: path)
         } catch {
-            if isLenient, allowsCoercion(at: index), let value = try? table(index, path) { return value }
+            if isLenient, mayForgive(), let value = try? table(index, path) { return value }
             throw error
         }
     }
@@ -77,7 +77,7 @@ extension TreeDecoder {
                 savedReport?.issues.append(contentsOf: ownIssues)
                 return value
             case .failure:
-                if isLenient, allowsCoercion(at: index),
+                if isLenient, mayForgive(),
                     let value = try coerceAfterFailure(type, at: index, path: path, failure: converterError)
                 {
                     return value

@@ -275,8 +275,15 @@ extension TreeDecoder {
     ) rethrows -> R {
         var inner = TreeDecoder(
             tree: tree, settings: settings, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
+        // The inner tree takes part in this decode's Foundation-like pass and draws on its retry
+        // budget, with its own allowance added; it gives back what it refused and what it overspent.
+        let budget = retryBudget
+        inner.retryBudget = budget &+ inner.retryBudget
+        inner.inFoundationPass = inFoundationPass
         defer {
             materializedNodes += inner.materializedNodes
+            refusals &+= inner.refusals
+            retryBudget = min(budget, inner.retryBudget)
             TreeDecoder.keepInputIfRetained(&inner)
         }
         inner.report = report

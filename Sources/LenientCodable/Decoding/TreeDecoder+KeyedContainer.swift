@@ -329,7 +329,7 @@ extension TreeDecoder {
 
         @inline(never)
         private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
-            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self) else {
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self), decoder.mayForgive() else {
                 throw keyNotFound(key)
             }
             decoder.missingValuesDefaulted &+= 1
@@ -347,7 +347,7 @@ extension TreeDecoder {
             _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self) else {
+            guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self), decoder.mayForgive() else {
                 // Null is not an invalid value: only `defaultsNullValues` forgives it.
                 return try body(decoder, index, path)
             }
@@ -362,7 +362,7 @@ extension TreeDecoder {
             _ type: T.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
             reportMark mark: Int
         ) throws -> T {
-            guard let value = defaultValue(of: T.self) else { throw error }
+            guard let value = defaultValue(of: T.self), decoder.mayForgive() else { throw error }
             decoder.rollbackReport(to: mark)
             decoder.record(
                 .defaulted, path: path, found: index,
@@ -403,7 +403,7 @@ extension TreeDecoder {
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
-            } catch  where decoder.options.defaultsInvalidValues {
+            } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
                 decoder.rollbackReport(to: mark)
                 if TreeDecoder.isRejection(error, at: path) {
                     decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
@@ -485,7 +485,7 @@ extension TreeDecoder {
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
-            } catch  where decoder.options.defaultsInvalidValues {
+            } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
                 guard let value = plan?.declaredDefault(for: name, as: T.self) else {
                     return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
                 }
@@ -575,7 +575,7 @@ extension TreeDecoder {
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
                 guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
-                    let value = defaultValue(of: T.self)
+                    let value = defaultValue(of: T.self), decoder.mayForgive()
                 else { throw failure }
                 decoder.record(
                     .defaulted, path: path, found: index,
@@ -608,7 +608,9 @@ extension TreeDecoder {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
-                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues else { throw failure }
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues, decoder.mayForgive() else {
+                    throw failure
+                }
                 decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
                 return nil
             }
@@ -725,6 +727,11 @@ extension TreeDecoder {
         private func decodeDefaultingWrapper<T: Decodable>(
             _ type: T.Type, wrapper: any DefaultingWrapper.Type, forKey key: Key
         ) throws -> T? {
+            // The wrapper forgives on purpose, as it does under Foundation's decoder: no
+            // Foundation-like pass applies to its value.
+            let wasInPass = decoder.inFoundationPass
+            decoder.inFoundationPass = false
+            defer { decoder.inFoundationPass = wasInPass }
             guard let index = valueIndex(forKey: key) else {
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,

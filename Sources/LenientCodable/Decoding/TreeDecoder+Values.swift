@@ -40,7 +40,7 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
                 let mark = decoder.reportMark
                 do {
                     result[key] = try decoder.unwrapElement(Value.self, at: valueIndex, path: valuePath)
-                } catch  where decoder.options.dropsInvalidElements {
+                } catch  where decoder.options.dropsInvalidElements && decoder.mayForgive() {
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
                 }
@@ -109,25 +109,67 @@ extension TreeDecoder {
     func decodeModel<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
     ) throws -> T {
+        if traits.isForgivingWrapper, inFoundationPass {
+            return try decodeOutsideFoundationPass(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        }
         if traits.needsRawJSON { return try unwrapWithHooks(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeWithInit(type, at: index, path: path, isCurrent: isCurrent)
     }
 
+    /// One of the package's wrappers met in a Foundation-like pass: it forgives on purpose, as it
+    /// does under Foundation's decoder, so the pass stops at its value and resumes after it.
+    @inline(never)
+    private func decodeOutsideFoundationPass<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
+    ) throws -> T {
+        inFoundationPass = false
+        defer { inFoundationPass = true }
+        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+    }
+
     ///
-    /// In `.lenient`, a type decodes its value first as Foundation would: no coercion applies to
-    /// the value at its own node (its fields, at other nodes, are forgiven as usual). A type
-    /// that probes (`if let list = try? c.decode([Item].self) … else …`) so takes Foundation's
-    /// branch. Only when that pass fails after a coercion was refused at the node does the type
-    /// decode again with coercions: forgiveness starts where Foundation fails. A type nested at
-    /// the same node (a single-value container decoding another model) takes part in the pass of
-    /// the outermost one.
+    /// In `.lenient`, a type decodes its value first as Foundation would: nothing is forgiven in
+    /// its whole value, inside the types it decodes included (see ``inFoundationPass``). A type
+    /// that probes (`if let list = try? c.decode([Item].self) … else …`, `try? c.decode(Int.self,
+    /// forKey: .id)`) so takes Foundation's branch, and a type that Foundation decodes gets
+    /// Foundation's value. Only when that pass fails after something was refused does the type
+    /// decode again with forgiveness: forgiveness starts where Foundation fails. The types inside
+    /// then take passes of their own, except those already known to fail one.
     @inline(__always)
     func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
-        guard isLenient, strictNode != index, retryBudget > 0 else {
-            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
-        }
+        guard isLenient else { return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent) }
+        if inFoundationPass { return try decodeInFoundationPass(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    /// A type inside a Foundation-like pass: decoded as part of it, and remembered when it fails
+    /// after a refusal, so that the second pass of the enclosing type does not try it strictly again.
+    @inline(__always)
+    private func decodeInFoundationPass<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        if let foundationFailures { try throwIfFailedBefore(T.self, at: index, in: foundationFailures) }
+        let before = refusals
+        do {
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            if refusals != before { rememberFailure(of: T.self, at: index, error) }
+            throw error
+        }
+    }
+
+    @inline(never)
+    private func throwIfFailedBefore(_ type: Any.Type, at index: Int, in failures: [FoundationAttempt: any Error])
+        throws
+    {
+        if let error = failures[FoundationAttempt(index: index, type: ObjectIdentifier(type))] { throw error }
+    }
+
+    @inline(never)
+    private func rememberFailure(of type: Any.Type, at index: Int, _ error: any Error) {
+        foundationFailures = foundationFailures ?? [:]
+        foundationFailures![FoundationAttempt(index: index, type: ObjectIdentifier(type))] = error
     }
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
@@ -138,24 +180,24 @@ extension TreeDecoder {
     )
         throws -> T
     {
-        if traits(of: T.self).isForgivingWrapper {
+        // The package's wrappers forgive on purpose, as they do under Foundation's decoder; a type
+        // known to fail the pass, or met once the retry budget is spent, takes one lenient pass.
+        if traits(of: T.self).isForgivingWrapper || retryBudget <= 0
+            || foundationFailures?[FoundationAttempt(index: index, type: ObjectIdentifier(T.self))] != nil
+        {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
-        let savedNode = strictNode
-        let savedRefusal = refusedAtStrictNode
-        strictNode = index
-        refusedAtStrictNode = false
+        let before = refusals
         let mark = reportMark
+        inFoundationPass = true
         do {
             let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
-            strictNode = savedNode
-            refusedAtStrictNode = savedRefusal
+            inFoundationPass = false
             return value
         } catch {
-            let refused = refusedAtStrictNode
-            strictNode = savedNode
-            refusedAtStrictNode = savedRefusal
-            guard refused else { throw error }
+            inFoundationPass = false
+            guard refusals != before else { throw error }
+            rememberFailure(of: T.self, at: index, error)
             rollbackReport(to: mark)
             // Paid for even when the budget runs out here: the types inside then take one pass.
             _ = spendRetryBudget(on: index)
@@ -186,7 +228,7 @@ extension TreeDecoder {
             if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
             return value
         } catch {
-            guard allowsCoercion(at: index) else { throw error }
+            guard mayForgive() else { throw error }
             return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
     }
@@ -256,7 +298,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(Bool.self, at: index) {
                 return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
             }
-            if isLenient, allowsCoercion(at: index) { return try coerceBool(at: index, path: path) }
+            if isLenient, mayForgive() { return try coerceBool(at: index, path: path) }
             throw typeMismatch(Bool.self, at: index, path: path)
         }
     }
@@ -266,7 +308,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(String.self, at: index) {
                 return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
             }
-            if isLenient, allowsCoercion(at: index) { return try coerceString(at: index, path: path) }
+            if isLenient, mayForgive() { return try coerceString(at: index, path: path) }
             throw typeMismatch(String.self, at: index, path: path)
         }
         return tree.string(at: index)
@@ -278,7 +320,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(T.self, at: index) {
                 return try convertScalar(T.self, at: index, path: path, table: coerceInteger(at:path:))
             }
-            if isLenient, allowsCoercion(at: index) { return try coerceInteger(at: index, path: path) }
+            if isLenient, mayForgive() { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
         }
         let bytes = tree.bytes(of: node)
@@ -312,7 +354,7 @@ extension TreeDecoder {
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         guard let value = NumberConversion.integerSlowPath(bytes, as: T.self) else {
-            if isLenient, allowsCoercion(at: index) { return try coerceInteger(at: index, path: path) }
+            if isLenient, mayForgive() { return try coerceInteger(at: index, path: path) }
             throw numberOutOfRange(T.self, at: index, path: path)
         }
         return value
@@ -373,7 +415,7 @@ extension TreeDecoder {
         if hasConverters && hasScalarConverter(T.self, at: index) {
             return try convertScalar(T.self, at: index, path: path, table: coerceFloatingPoint(at:path:))
         }
-        if isLenient, allowsCoercion(at: index) { return try coerceFloatingPoint(at: index, path: path) }
+        if isLenient, mayForgive() { return try coerceFloatingPoint(at: index, path: path) }
         throw typeMismatch(T.self, at: index, path: path)
     }
 
@@ -383,7 +425,7 @@ extension TreeDecoder {
             if hasConverters && hasScalarConverter(Decimal.self, at: index) {
                 return try convertScalar(Decimal.self, at: index, path: path, table: coerceDecimal(at:path:))
             }
-            if isLenient, allowsCoercion(at: index) { return try coerceDecimal(at: index, path: path) }
+            if isLenient, mayForgive() { return try coerceDecimal(at: index, path: path) }
             throw typeMismatch(Decimal.self, at: index, path: path)
         }
         var text = tree.numberText(at: index)
@@ -461,7 +503,7 @@ extension TreeDecoder {
     func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
         let text = try unwrapString(at: index, path: path)
         if let url = URL(string: text) { return url }
-        if isLenient, allowsCoercion(at: index) {
+        if isLenient, mayForgive() {
             let trimmed = CoercionRules.trimmed(text)
             if trimmed != text, let url = URL(string: trimmed) {
                 record(

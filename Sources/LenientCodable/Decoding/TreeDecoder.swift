@@ -75,19 +75,33 @@ final class TreeDecoder: Decoder {
         return keys
     }
 
-    /// The node whose value a type is decoding itself from in its first, Foundation-like pass
-    /// (``decodeWithInit(_:at:path:isCurrent:)``): no coercion applies to this node's own value, so
-    /// that a type probing `try? container.decode(X.self)` sees Foundation's answers. -1 for none.
-    @exclusivity(unchecked) var strictNode = -1
-    /// Whether a coercion was refused at ``strictNode`` during the current first pass: only then
-    /// can a second pass, with coercions, end differently.
-    @exclusivity(unchecked) var refusedAtStrictNode = false
+    /// Whether a Foundation-like first pass is under way (``decodeWithInit(_:at:path:isCurrent:)``):
+    /// the outermost type not yet known to fail as Foundation would decodes its whole value
+    /// with nothing forgiven — no coercion, no default, no dropped element — so that every type
+    /// inside it, and the type itself when it probes with `try?` through any container, sees
+    /// Foundation's answers. Only when that pass fails after something was refused does the type
+    /// decode again with forgiveness, and the types inside take passes of their own.
+    @exclusivity(unchecked) var inFoundationPass = false
+    /// How many times forgiveness was refused in Foundation-like passes so far: a pass that
+    /// fails without one would fail the same way with forgiveness.
+    @exclusivity(unchecked) var refusals = 0
+    /// The types that failed a Foundation-like pass, by node, with their error: no pass tries them
+    /// again, so that a value is decoded at most about twice however deep the failures nest.
+    /// `nil` until the first failure.
+    @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
 
-    /// Whether the coercion table may change the value at `index`; records a refusal.
+    /// A type decoded at a node in a Foundation-like pass.
+    struct FoundationAttempt: Hashable {
+        let index: Int
+        let type: ObjectIdentifier
+    }
+
+    /// Whether a value may be forgiven now (coerced, defaulted, dropped, wrapped); records a
+    /// refusal in a Foundation-like pass.
     @inline(__always)
-    func allowsCoercion(at index: Int) -> Bool {
-        guard index == strictNode else { return true }
-        refusedAtStrictNode = true
+    func mayForgive() -> Bool {
+        guard inFoundationPass else { return true }
+        refusals &+= 1
         return false
     }
 
@@ -96,8 +110,13 @@ final class TreeDecoder: Decoder {
     /// as the element type — counted in nodes and proportional to the tree. Once spent, types
     /// decode in one lenient pass and objects and arrays are no longer wrapped, so that a model
     /// that probes one key as `T` and then as `[T]` at every level of a deep document costs
-    /// time linear in it, not doubling with each level.
+    /// time linear in it, not doubling with each level. Inner decoders (JSON in strings, JSON
+    /// that hooks return) draw on it too, with their own tree's allowance added.
     @exclusivity(unchecked) var retryBudget: Int
+
+    /// The retry budget a tree brings: four times its nodes, which covers a second pass of every
+    /// type whose first one failed at three levels of nesting, and more.
+    static func retryAllowance(for tree: JSONTree) -> Int { 4 * tree.nodes.count + 64 }
 
     /// Takes the cost of decoding the value at `index` again from the budget; `false` when it is
     /// spent. A scalar costs nothing.
@@ -146,7 +165,7 @@ final class TreeDecoder: Decoder {
         userInfo: [CodingUserInfoKey: Any]? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
-        retryBudget = 2 * tree.nodes.count + 64
+        retryBudget = TreeDecoder.retryAllowance(for: tree)
         self.depthBase = depthBase
         self.owner = owner
         self.settings = settings
