@@ -149,27 +149,14 @@ extension TreeDecoder {
     private func decodeInFoundationPass<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
-        if let foundationFailures { try throwIfFailedBefore(T.self, at: index, in: foundationFailures) }
+        if let error = foundationFailure(of: T.self, at: index) { throw error }
         let before = refusals
         do {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
-            if refusals != before { rememberFailure(of: T.self, at: index, error) }
+            if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
             throw error
         }
-    }
-
-    @inline(never)
-    private func throwIfFailedBefore(_ type: Any.Type, at index: Int, in failures: [FoundationAttempt: any Error])
-        throws
-    {
-        if let error = failures[FoundationAttempt(index: index, type: ObjectIdentifier(type))] { throw error }
-    }
-
-    @inline(never)
-    private func rememberFailure(of type: Any.Type, at index: Int, _ error: any Error) {
-        foundationFailures = foundationFailures ?? [:]
-        foundationFailures![FoundationAttempt(index: index, type: ObjectIdentifier(type))] = error
     }
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
@@ -182,9 +169,7 @@ extension TreeDecoder {
     {
         // The package's wrappers forgive on purpose, as they do under Foundation's decoder; a type
         // known to fail the pass, or met once the retry budget is spent, takes one lenient pass.
-        if traits(of: T.self).isForgivingWrapper || retryBudget <= 0
-            || foundationFailures?[FoundationAttempt(index: index, type: ObjectIdentifier(T.self))] != nil
-        {
+        if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
         let before = refusals
@@ -197,7 +182,7 @@ extension TreeDecoder {
         } catch {
             inFoundationPass = false
             guard refusals != before else { throw error }
-            rememberFailure(of: T.self, at: index, error)
+            rememberFoundationFailure(of: T.self, at: index, error)
             rollbackReport(to: mark)
             // Paid for even when the budget runs out here: the types inside then take one pass.
             _ = spendRetryBudget(on: index)

@@ -89,6 +89,26 @@ final class TreeDecoder: Decoder {
     /// again, so that a value is decoded at most about twice however deep the failures nest.
     /// `nil` until the first failure.
     @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
+    /// One bit per node of the tree, set where ``foundationFailures`` holds a type: most values
+    /// are asked about, and a bit costs less to test than a hash. Empty until the first failure.
+    @exclusivity(unchecked) var failedNodes: [UInt64] = []
+
+    /// The failure remembered for `type` at `index`, if any.
+    @inline(__always)
+    func foundationFailure(of type: Any.Type, at index: Int) -> (any Error)? {
+        let word = index &>> 6
+        guard word < failedNodes.count, failedNodes[word] & (1 &<< UInt64(index & 63)) != 0 else { return nil }
+        return foundationFailures?[FoundationAttempt(index: index, type: ObjectIdentifier(type))]
+    }
+
+    /// Remembers that `type` failed a Foundation-like pass at `index`, with `error`.
+    @inline(never)
+    func rememberFoundationFailure(of type: Any.Type, at index: Int, _ error: any Error) {
+        if failedNodes.isEmpty { failedNodes = Array(repeating: 0, count: (tree.nodes.count &+ 63) &>> 6) }
+        failedNodes[index &>> 6] |= 1 &<< UInt64(index & 63)
+        foundationFailures = foundationFailures ?? [:]
+        foundationFailures![FoundationAttempt(index: index, type: ObjectIdentifier(type))] = error
+    }
 
     /// A type decoded at a node in a Foundation-like pass.
     struct FoundationAttempt: Hashable {
