@@ -36,7 +36,11 @@ extension TreeDecoder {
         var child = index + 1
         var position = 0
         let box = PathBox(path)
-        let elides = options.dropsInvalidElements && !elidesErrorPaths && traits(of: Element.self).isPlainScalar
+        // Not in a Foundation-like pass, where an element that fails is not dropped: its error
+        // may be the one the decode ends with.
+        let elides =
+            options.dropsInvalidElements && !elidesErrorPaths && !inFoundationPass
+            && traits(of: Element.self).isPlainScalar
         if elides { elidesErrorPaths = true }
         defer { if elides { elidesErrorPaths = false } }
         while child < end {

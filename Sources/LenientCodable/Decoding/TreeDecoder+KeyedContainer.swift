@@ -329,7 +329,8 @@ extension TreeDecoder {
 
         @inline(never)
         private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
-            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self), decoder.mayForgive() else {
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self), decoder.mayForgive()
+            else {
                 throw keyNotFound(key)
             }
             decoder.missingValuesDefaulted &+= 1

@@ -169,7 +169,8 @@ extension TreeDecoder {
     {
         // The package's wrappers forgive on purpose, as they do under Foundation's decoder; a type
         // known to fail the pass, or met once the retry budget is spent, takes one lenient pass.
-        if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil {
+        if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
+        {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         }
         let before = refusals

@@ -14,7 +14,12 @@ import Testing
 
     /// An any-JSON member read by probing the keyed container, most specific type first.
     enum Probed: Codable, Equatable {
-        case bool(Bool), int(Int), double(Double), string(String), list([Probed]), object([String: Probed])
+        case bool(Bool)
+        case int(Int)
+        case double(Double)
+        case string(String)
+        case list([Probed])
+        case object([String: Probed])
         case absent
 
         enum CodingKeys: String, CodingKey { case value }
@@ -280,5 +285,39 @@ import Testing
         #expect(root.number == levels - 1)
         #expect(report.issues.count == levels)
         #expect(counter.inits <= 2 * levels, "\(counter.inits) decodes for \(levels) levels")
+    }
+
+    /// Probes its child as itself, then as a list of itself, then as a dictionary of itself, with a value after it
+    /// that only forgiveness reads: the shape that makes naive retries exponential.
+    final class Prober: Decodable {
+        let child: Prober?
+        let number: Int
+
+        enum CodingKeys: String, CodingKey { case child, number }
+
+        required init(from decoder: any Decoder) throws {
+            (decoder.userInfo[ContainerProbeTests.counterKey] as? Counter)?.inits += 1
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            child =
+                (try? container.decode(Prober.self, forKey: .child))
+                ?? (try? container.decode([Prober].self, forKey: .child))?.first
+                ?? (try? container.decode([String: Prober].self, forKey: .child))?.values.first
+            number = try container.decode(Int.self, forKey: .number)
+        }
+
+        var depth: Int { child.map { $0.depth + 1 } ?? 1 }
+    }
+
+    @Test(arguments: [8, 16, 100])
+    func probesOfEveryShapeAtEveryLevelStayLinear(levels: Int) throws {
+        var json = #"{"number":"0"}"#
+        for level in 1..<levels { json = #"{"child":\#(json),"number":"\#(level)"}"# }
+        let counter = Counter()
+        let decoder = LenientJSONDecoder()
+        decoder.userInfo[Self.counterKey] = counter
+        let root = try decoder.decode(Prober.self, from: Data(json.utf8))
+        #expect(root.number == levels - 1)
+        #expect(root.depth == levels)
+        #expect(counter.inits <= 3 * levels, "\(counter.inits) decodes for \(levels) levels")
     }
 }
