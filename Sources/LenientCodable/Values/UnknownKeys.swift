@@ -28,8 +28,10 @@
 /// ``KeyMapping`` entry for the property has no effect but ``KeySource/ignored`` (which leaves it
 /// empty and unwritten). Members come in document order; of duplicate keys the first is kept.
 ///
-/// ``LenientJSONEncoder`` writes the members back into the same object, after the properties;
-/// a member whose key a property has written is left out (the property wins).
+/// ``LenientJSONEncoder`` writes the members back into the same object, after the properties,
+/// and merges them into the objects and arrays the model writes for its nested keys (member by
+/// member, element by element). The model wins: a kept value is left out where a property wrote
+/// its own value, or a container of another kind.
 ///
 /// Under other decoders and encoders it is an ordinary property: it decodes from the object at
 /// its own key (empty when that key is missing or `null`) and encodes as an object there.
