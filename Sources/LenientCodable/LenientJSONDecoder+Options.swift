@@ -34,7 +34,8 @@ extension LenientJSONDecoder {
         public var allowsLooseKeyMatching: Bool
 
         /// Whether members of the JSON that no property reads are reported as
-        /// ``DecodingIssue/Kind/unknownKey``. Off in both presets: turn it on to watch an API grow.
+        /// ``DecodingIssue/Kind/unknownKey``; what an ``UnknownKeys`` property keeps is not. Off in
+        /// both presets: turn it on to watch an API grow.
         public var reportsUnknownKeys: Bool
 
         // MARK: Coercion

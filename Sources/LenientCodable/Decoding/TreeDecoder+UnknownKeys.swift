@@ -58,15 +58,40 @@ extension TreeDecoder {
     }
 }
 
-/// Collecting the members for an ``UnknownKeys`` property: every member of the object that no
+/// Collecting the members for an ``UnknownKeys`` property: every part of the object that no
 /// other property reads. Whether a property reads a member is decided from the type's coding
 /// keys, key plan and the decoder's key strategy, not from the reads made so far: the property
 /// may come before the others in the type's `init(from:)`.
+///
+/// A mapped property reads the value that its entry resolves to in this document, as decoding
+/// it does: of a fallback list, only the candidate that wins (the first present and not `null`,
+/// else the first present, else in `.lenient` the first found by loose matching); of a nested key
+/// (`"ext.desc"`, `"info[1].zone"`), only the value at its end. The objects and arrays a nested key
+/// steps through are kept minus what is read in them, at any depth; an array keeps its length up
+/// to its last kept element, with `null` where an element was read whole. With `"desc": "ext.desc"`,
+/// `"zone": "info[1].zone"` and `"id": ["id", "ID"]`, the document
+///
+///     {"id": 1, "ID": 2, "ext": {"desc": "d", "x": 1}, "info": [{"a": 1}, {"zone": "z", "b": 2}, 3]}
+///
+/// keeps
+///
+///     {"ID": 2, "ext": {"x": 1}, "info": [{"a": 1}, {"b": 2}, 3]}
+///
+/// A container in which nothing is read (its nested key does not resolve) is kept whole; one in
+/// which everything is read is not kept at all.
 extension TreeDecoder.KeyedContainer {
+    /// The values the type's key mapping reads in this object: the ends of the nested keys that
+    /// resolve, and the containers they step through, as node indices.
+    private struct MappedReads {
+        var ends: Set<Int> = []
+        var steps: Set<Int> = []
+    }
+
     /// The members that no property but `ownName` reads, in document order; the first of
     /// duplicate keys. They count as read for ``LenientJSONDecoder/Options/reportsUnknownKeys``.
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
+        let reads = mappedReads(excluding: ownName)
         let tree = decoder.tree
         let end = Int(tree[objectIndex].end)
         var members: [(key: String, value: JSONValue)] = []
@@ -75,8 +100,12 @@ extension TreeDecoder.KeyedContainer {
         while keyIndex < end {
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
-            if seen.insert(key).inserted, !isRead(keyAt: keyIndex, key: key, excluding: ownName) {
-                members.append((key: key, value: decoder.sharedJSONValue(at: valueIndex)))
+            if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
+                !isRead(keyAt: keyIndex, excluding: ownName),
+                let value = reads.steps.contains(valueIndex)
+                    ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
+            {
+                members.append((key: key, value: value))
                 decoder.readKeys?.insert(keyIndex)
             }
             keyIndex = tree.next(after: valueIndex)
@@ -84,11 +113,106 @@ extension TreeDecoder.KeyedContainer {
         return UnknownKeys(JSONObject(uniqueMembers: members))
     }
 
-    /// Whether some property other than `ownName` reads the member: the mapping names it, a
-    /// property's key (through the strategies) spells it, or loose matching gives it a property
-    /// whose own key is absent.
-    private func isRead(keyAt keyIndex: Int, key: String, excluding ownName: String) -> Bool {
-        if let plan, plan.mappedMembers.contains(key) { return true }
+    /// What the mapped properties but `ownName` read in this object.
+    private func mappedReads(excluding ownName: String) -> MappedReads {
+        var reads = MappedReads()
+        guard let plan else { return reads }
+        for name in plan.mappedPropertyNames where name != ownName {
+            guard case .sources(let candidates)? = plan.entry(for: name), let nodes = resolvedNodes(of: candidates)
+            else { continue }
+            reads.ends.insert(nodes[nodes.count - 1])
+            reads.steps.formUnion(nodes.dropLast())
+        }
+        return reads
+    }
+
+    /// The nodes from this object to a mapped property's value, outermost first, following the
+    /// candidate that decoding the property takes; `nil` when none is present.
+    private func resolvedNodes(of candidates: [[KeyBytes]]) -> [Int]? {
+        var firstNull: [Int]?
+        for path in candidates {
+            guard let nodes = nodes(along: path, loosely: false) else { continue }
+            if decoder.tree[nodes[nodes.count - 1]].kind != .null { return nodes }
+            if firstNull == nil { firstNull = nodes }
+        }
+        if let firstNull { return firstNull }
+        guard matchesLoosely else { return nil }
+        for path in candidates {
+            if let nodes = nodes(along: path, loosely: true) { return nodes }
+        }
+        return nil
+    }
+
+    /// The nodes a nested key passes through, ending at its value, as ``JSONTree/resolve(_:in:)``
+    /// and ``JSONTree/resolveLoosely(_:in:)`` follow it; `nil` when a step is missing.
+    private func nodes(along path: [KeyBytes], loosely: Bool) -> [Int]? {
+        let tree = decoder.tree
+        var nodes: [Int] = []
+        nodes.reserveCapacity(path.count)
+        var current = objectIndex
+        for step in path {
+            if let position = step.index {
+                guard let element = tree.element(position, of: current) else { return nil }
+                current = element
+            } else if loosely {
+                guard let keyIndex = step.utf8.withUnsafeBufferPointer({ tree.findMemberLoosely(in: current, key: $0) })
+                else { return nil }
+                current = keyIndex + 1
+            } else {
+                guard tree[current].kind == .object, let value = tree.findMember(in: current, key: step.utf8) else {
+                    return nil
+                }
+                current = value
+            }
+            nodes.append(current)
+        }
+        return nodes.isEmpty ? nil : nodes
+    }
+
+    /// What no mapped property reads of an object or array that a nested key steps through, or
+    /// `nil` when they read all of it. Recurses only along nested keys, so no deeper than the
+    /// longest of the mapping.
+    private func unread(in index: Int, reads: MappedReads) -> JSONValue? {
+        let tree = decoder.tree
+        let end = Int(tree[index].end)
+        func rest(of child: Int) -> JSONValue? {
+            if reads.ends.contains(child) { return nil }
+            return reads.steps.contains(child) ? unread(in: child, reads: reads) : decoder.sharedJSONValue(at: child)
+        }
+        if tree[index].kind == .object {
+            var members: [(key: String, value: JSONValue)] = []
+            var seen = Set<String>()
+            var keyIndex = index + 1
+            while keyIndex < end {
+                let key = tree.string(at: keyIndex)
+                if seen.insert(key).inserted, let value = rest(of: keyIndex + 1) {
+                    members.append((key: key, value: value))
+                }
+                keyIndex = tree.next(after: keyIndex + 1)
+            }
+            return members.isEmpty ? nil : .object(JSONObject(uniqueMembers: members))
+        }
+        // An array: positions stay where they were, read ones become `null`, and the read ones at
+        // the end are left off.
+        var elements: [JSONValue] = []
+        var keptCount = 0
+        var element = index + 1
+        while element < end {
+            if let value = rest(of: element) {
+                elements.append(value)
+                keptCount = elements.count
+            } else {
+                elements.append(.null)
+            }
+            element = tree.next(after: element)
+        }
+        return keptCount == 0 ? nil : .array(Array(elements.prefix(keptCount)))
+    }
+
+    /// Whether some unmapped property other than `ownName` reads the member: a property's key
+    /// (through the strategies) spells it, or loose matching gives it a property whose own key is
+    /// absent.
+    private func isRead(keyAt keyIndex: Int, excluding ownName: String) -> Bool {
         let name = convertedName(ofKeyAt: keyIndex)
         let candidates = Self.propertyNames(spelledAs: name)
         for candidate in candidates where candidate != ownName {

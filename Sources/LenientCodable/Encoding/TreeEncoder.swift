@@ -142,21 +142,6 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    /// Writes the members of the ``UnknownKeys`` properties of the value just encoded into its
-    /// object, after its properties; a member whose key a property wrote is left out.
-    @inline(never)
-    func writeUnknownKeysSlowPath(into node: Int32) throws {
-        while let last = tree.pendingUnknownKeys.last, last.node == node {
-            tree.pendingUnknownKeys.removeLast()
-            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
-            for (key, value) in last.members {
-                let (member, existed) = tree.member(key, of: node)
-                if existed { continue }
-                try encode(value, into: member, key: AnyCodingKey(key))
-            }
-        }
-    }
-
     /// Encodes a value that needs a configuration into this encoder's node.
     func encode<T: EncodableWithConfiguration>(_ value: T, configuration: T.EncodingConfiguration) throws {
         let valueType: Any.Type = type(of: value)
@@ -374,7 +359,7 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    private func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode, level: Int = 0) throws {
+    func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode, level: Int = 0) throws {
         switch value {
         case .null: tree.setNull(node)
         case .bool(let flag): tree.setBool(node, flag)

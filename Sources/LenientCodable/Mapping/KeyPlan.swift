@@ -41,9 +41,6 @@ final class KeyPlan: @unchecked Sendable {
     private let encodingTransforms: [String: JSONTransform]
     /// Whether any property has an encoding transform; encoding containers of other types skip the lookup.
     let hasEncodingTransforms: Bool
-    /// The first key of every candidate of every entry: the members of an object that the
-    /// mapping reads, which an ``UnknownKeys`` property leaves alone.
-    let mappedMembers: Set<String>
     /// The properties that are never defaulted, by property name.
     private let requiredProperties: Set<String>
     /// The values of the type's properties in `Self()`, by coding key, when it conforms to
@@ -68,11 +65,6 @@ final class KeyPlan: @unchecked Sendable {
         requiredProperties: Set<String>, declaredDefaults: [String: [Any]]
     ) {
         self.typeName = typeName
-        var mappedMembers: Set<String> = []
-        for case .sources(let candidates) in entries.values {
-            for path in candidates { if let first = path.first { mappedMembers.insert(first.text) } }
-        }
-        self.mappedMembers = mappedMembers
         self.requiredProperties = requiredProperties
         self.declaredDefaults = declaredDefaults
         self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty || !declaredDefaults.isEmpty

@@ -66,7 +66,8 @@ public struct DecodingIssue: Sendable {
         case rejected
         /// A property was found under a fallback key or by loose key matching.
         case keyFallback
-        /// The JSON has a key that no property reads (only when the options ask for it).
+        /// The JSON has a key that no property reads and no ``UnknownKeys`` property keeps (only
+        /// when the options ask for it).
         case unknownKey
     }
 

@@ -20,16 +20,36 @@
 /// // {"id":1,"name":"Ada","theme":"dark","beta":true}
 /// ```
 ///
-/// Under ``LenientJSONDecoder``, in every mode, the property receives each member of its object
-/// that no other property reads, after key mapping and key strategies: a member that a
-/// ``KeyMapping`` entry names (any of a fallback list, or the first key of a nested key) or that a
-/// property's coding key spells is read; so is a member that loose key matching gives a property.
-/// The property's own key is not special: a member named like it is an unknown key too, and a
-/// ``KeyMapping`` entry for the property has no effect but ``KeySource/ignored`` (which leaves it
-/// empty and unwritten). Members come in document order; of duplicate keys the first is kept.
+/// Under ``LenientJSONDecoder``, in every mode, the property receives everything in its object
+/// that no other property reads, after key mapping and key strategies. A member is read when a
+/// property's coding key spells it, when loose key matching gives it to a property, or when a
+/// ``KeyMapping`` entry resolves to it: of a fallback list only the candidate the decoder uses
+/// (the other candidates present are kept), and of a nested key only the value at its end. The
+/// objects and arrays a nested key steps through are kept minus what is read in them:
 ///
-/// ``LenientJSONEncoder`` writes the members back into the same object, after the properties;
-/// a member whose key a property has written is left out (the property wins).
+/// ```swift
+/// struct Book: Codable, KeyMapping {
+///     var desc: String
+///     var zone: String
+///     var extras = UnknownKeys()
+///     static let keyMapping: [String: KeySource] = ["desc": "ext.desc", "zone": "info[1].zone"]
+/// }
+/// // {"ext": {"desc": "d", "x": 1}, "info": [{"a": 1}, {"zone": "z", "b": 2}]}
+/// // extras: {"ext": {"x": 1}, "info": [{"a": 1}, {"b": 2}]}
+/// ```
+///
+/// An array keeps its positions, with `null` for an element read whole, up to its last kept
+/// element. A container in which nothing is read is kept whole, one in which everything is read
+/// not at all. The property's own key is not special: a member named like it is an unknown key
+/// too, and a ``KeyMapping`` entry for the property has no effect but ``KeySource/ignored``
+/// (which leaves it empty and unwritten). Members come in document order; of duplicate keys the
+/// first is kept. What is kept counts as read: it is never reported as
+/// ``DecodingIssue/Kind/unknownKey``.
+///
+/// ``LenientJSONEncoder`` writes the members back into the same object, after the properties,
+/// and merges them into the objects and arrays the model writes for its nested keys (member by
+/// member, element by element), so `extras` above comes back where it was. The model wins: a
+/// kept value is left out where a property wrote its own value, or a container of another kind.
 ///
 /// Under other decoders and encoders it is an ordinary property: it decodes from the object at
 /// its own key (empty when that key is missing or `null`) and encodes as an object there.
@@ -132,9 +152,9 @@ extension UnknownKeys: Codable {
 }
 
 extension KeyedDecodingContainer {
-    /// Decodes an ``UnknownKeys`` property: under ``LenientJSONDecoder``, the members of this
-    /// container's object that no other property reads; under other decoders, the object at the
-    /// property's own key, or no members when the key is missing or `null`.
+    /// Decodes an ``UnknownKeys`` property: under ``LenientJSONDecoder``, what no other property
+    /// reads of this container's object (see ``UnknownKeys``); under other decoders, the object at
+    /// the property's own key, or no members when the key is missing or `null`.
     ///
     /// Synthesized conformances call it for a property declared `var extras = UnknownKeys()`.
     ///

@@ -151,3 +151,29 @@ extension DocumentedModelRoundTripTests {
         #expect(report.isEmpty, "\(report)")
     }
 }
+
+extension DocumentedModelRoundTripTests {
+    /// KeyMapping.md's `Book` of "Unknown keys": what its nested keys do not read is kept and comes back in place.
+    struct UnknownKeysBook: Codable, Equatable, KeyMapping {
+        var id: Int
+        var desc: String
+        var zone: String
+        var extras = UnknownKeys()
+
+        static let keyMapping: [String: KeySource] = ["desc": "ext.desc", "zone": "info[1].zone"]
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func unknownKeysBookComesBackAsTheGuideShows(_ options: LenientJSONDecoder.Options) throws {
+        let json = #"{"id": 1, "ext": {"desc": "d", "other": 1}, "info": [{"a": 1}, {"zone": "z", "b": 2}, 3]}"#
+        let decoder = LenientJSONDecoder(options: options)
+        let (book, report) = try decoder.decodeWithReport(UnknownKeysBook.self, from: json)
+        #expect(report.isEmpty, "\(report)")
+        #expect(book.extras == ["ext": ["other": 1], "info": [["a": 1], ["b": 2], 3]])
+        let data = try LenientJSONEncoder().encode(book)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"id":1,"ext":{"desc":"d","other":1},"info":[{"a":1},{"zone":"z","b":2},3]}"#)
+        #expect(try decoder.decode(UnknownKeysBook.self, from: data) == book)
+    }
+}

@@ -1,0 +1,86 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/*
+ Writing back the members of an `UnknownKeys` property, once the value that declares it has
+ encoded its properties. The model's own JSON comes first and wins; what was kept fills in
+ around it:
+
+ - a kept member whose key the model did not write is added, after the model's members;
+ - a kept member whose key the model wrote as a property's value is left out;
+ - a kept member where the model wrote a nested key's objects and arrays (`"ext.desc"`,
+   `"info[1].zone"`, marked `holdsNestedKeys`) is merged into them, level by level: objects
+   member by member, arrays element by element, by position. A position that the model only
+   padded with `null` on its way to a higher index takes the kept element; a kept value of
+   another kind than the model's container (an array where the model wrote an object) is left
+   out.
+
+ So with `"desc": "ext.desc"` and `"zone": "info[1].zone"`, and the kept members
+
+     {"ext": {"other": 1}, "info": [{"a": 1}, {"b": 2}, 3]}
+
+ the model's {"ext": {"desc": "d"}, "info": [null, {"zone": "z"}]} becomes
+
+     {"ext": {"desc": "d", "other": 1}, "info": [{"a": 1}, {"zone": "z", "b": 2}, 3]}
+
+ The merge descends only through the model's nested-key containers, so it recurses at most as
+ deep as the longest nested key of the mapping; kept values below are copied as they are.
+ */
+
+extension TreeEncoder {
+    /// Writes the members of the ``UnknownKeys`` properties of the value just encoded into its
+    /// object, after its properties; see the top of this file for what wins where.
+    @inline(never)
+    func writeUnknownKeysSlowPath(into node: Int32) throws {
+        while let last = tree.pendingUnknownKeys.last, last.node == node {
+            tree.pendingUnknownKeys.removeLast()
+            if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
+            for (key, value) in last.members {
+                let (member, existed) = tree.member(key, of: node)
+                if existed {
+                    try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
+                } else {
+                    try encode(value, into: member, key: AnyCodingKey(key))
+                }
+            }
+        }
+    }
+
+    /// Merges a kept value into a node the model wrote: only into the objects and arrays of its
+    /// nested keys, and into the `null` elements that pad such an array; a property's own value
+    /// wins.
+    private func merge(kept: JSONValue, into node: Int32, path: EncoderPathNode) throws {
+        let written = tree.nodes[Int(node)]
+        guard written.holdsNestedKeys else { return }
+        switch (written.kind, kept) {
+        case (.null, _):
+            // A position that the model skipped on its way to a higher index.
+            tree.clear(node)
+            try insert(kept, into: node, path: path)
+        case (.object, .object(let members)):
+            for (key, value) in members {
+                let memberPath = path.appending(DictionaryCodingKey(key, hasIntValue: false))
+                let (member, existed) = tree.member(key, of: node)
+                if existed {
+                    try merge(kept: value, into: member, path: memberPath)
+                } else {
+                    try insert(value, into: member, path: memberPath)
+                }
+            }
+        case (.array, .array(let elements)):
+            var element = tree.nodes[Int(node)].firstChild
+            for (position, value) in elements.enumerated() {
+                let elementPath = path.appending(IndexCodingKey(position))
+                if element >= 0 {
+                    try merge(kept: value, into: element, path: elementPath)
+                    element = tree.nodes[Int(element)].nextSibling
+                } else {
+                    try insert(value, into: tree.appendElement(to: node), path: elementPath)
+                }
+            }
+        default:
+            // A container of another kind than the kept value: the model's wins.
+            return
+        }
+    }
+}
