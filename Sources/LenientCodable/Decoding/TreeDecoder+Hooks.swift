@@ -280,9 +280,11 @@ extension TreeDecoder {
         let budget = retryBudget
         inner.retryBudget = budget &+ inner.retryBudget
         inner.inFoundationPass = inFoundationPass
+        inner.stackExhaustion = stackExhaustion
         defer {
             materializedNodes += inner.materializedNodes
             refusals &+= inner.refusals
+            if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
             TreeDecoder.keepInputIfRetained(&inner)
         }

@@ -195,6 +195,7 @@ extension TreeDecoder {
     private func decodeWithInitOnce<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
         throws -> T
     {
+        if depth(at: index) > StackGuard.unguardedDepth { try checkStack(at: index, path: path) }
         if isCurrent {
             let savedType = currentType
             currentType = T.self
@@ -202,6 +203,20 @@ extension TreeDecoder {
             return try T(from: self)
         }
         return try withNode(index, path: path, type: T.self) { try T(from: $0) }
+    }
+
+    /// Refuses to decode a model deeper when the thread's stack is nearly spent (``StackGuard``).
+    @inline(never)
+    private func checkStack(at index: Int, path: CodingPathNode) throws {
+        guard stackGuard.isExhausted() else { return }
+        let error = DecodingError.dataCorrupted(
+            .init(
+                codingPath: path.path,
+                debugDescription:
+                    "The value nests \(depth(at: index)) levels deep, more than the stack of this thread leaves room to decode; decode it on a thread with a larger stack."
+            ))
+        if stackExhaustion == nil { stackExhaustion = error }
+        throw error
     }
 
     /// A type's own decoding, then the second chances of the coercion table when it fails.

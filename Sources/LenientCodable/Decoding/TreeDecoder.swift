@@ -120,8 +120,9 @@ final class TreeDecoder: Decoder {
     /// refusal in a Foundation-like pass.
     @inline(__always)
     func mayForgive() -> Bool {
-        guard inFoundationPass else { return true }
-        refusals &+= 1
+        guard inFoundationPass else { return stackExhaustion == nil }
+        // Past an exhausted stack a second pass could not end differently.
+        if stackExhaustion == nil { refusals &+= 1 }
         return false
     }
 
@@ -175,6 +176,11 @@ final class TreeDecoder: Decoder {
     /// text inside a string or JSON a hook returned. The one nesting budget of a decode is
     /// ``JSONParser/maximumDepth`` levels, counted from the input's top level across all of them.
     let depthBase: Int
+    /// The stack of the thread decoding, once a value nests past ``StackGuard/unguardedDepth``.
+    @exclusivity(unchecked) var stackGuard = StackGuard()
+    /// The error of the first value refused because the thread's stack was nearly spent: from
+    /// then on nothing is forgiven, and the decode fails with it.
+    @exclusivity(unchecked) var stackExhaustion: DecodingError?
     /// The decoder whose tree this one shares, for a super decoder: holding it keeps that
     /// decoder referenced, so the check that decides whether the tree must keep its input
     /// (``keepInputIfRetained(_:)``) sees every decoder over the tree through one reference.
@@ -251,6 +257,9 @@ final class TreeDecoder: Decoder {
                 try type == T.self
                 ? decoder.unwrap(type, at: index, path: codingPath)
                 : decoder.unwrapRuntimeType(type, at: index, path: codingPath)
+            // A value too deep for the thread's stack fails the decode, even where a model's
+            // own `try?` swallowed the error: nothing below it was decoded.
+            if let exhaustion = decoder.stackExhaustion { throw exhaustion }
             decoder.shareKeyOrders()
             return value
         }

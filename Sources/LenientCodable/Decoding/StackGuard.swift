@@ -1,0 +1,82 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Keeps a decode off the end of its thread's stack.
+///
+/// The one nesting budget of 512 levels bounds the stack a decode needs, but not below what a
+/// small thread has: Apple platforms give secondary threads 512 KB, and a model level of
+/// `Codable` takes one to two kilobytes. Past ``unguardedDepth`` levels, each model decoded
+/// compares the stack pointer with the thread's lowest address and refuses to go on within
+/// ``reserve`` of it: a clear error instead of a crash, on any thread.
+struct StackGuard {
+    /// Nesting up to which no check runs: well inside any thread's stack.
+    static let unguardedDepth = 16
+    /// Stack left for the frames of a model's own code, the error and what catches it.
+    static let reserve: UInt = 128 * 1024
+
+    /// The thread whose stack ``floor`` describes.
+    private var thread: pthread_t?
+    /// The lowest address of that thread's stack plus ``reserve``; 0 where it cannot be known.
+    private var floor: UInt = 0
+
+    /// Whether the stack pointer is within ``reserve`` of the current thread's lowest address.
+    mutating func isExhausted() -> Bool {
+        let current = pthread_self()
+        if thread == nil || pthread_equal(thread!, current) == 0 {
+            thread = current
+            floor = StackGuard.lowestAddress().map { $0 &+ StackGuard.reserve } ?? 0
+        }
+        return StackGuard.currentAddress() < floor
+    }
+
+    /// An address in the caller's frame.
+    @inline(never)
+    static func currentAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    #if canImport(Glibc) || canImport(Musl)
+    /// `pthread_getattr_np`, which the C library has but its Swift module does not declare (it
+    /// needs `_GNU_SOURCE`): looked up once by name.
+    private static let getThreadAttributes:
+        (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+            guard let library = dlopen(nil, RTLD_NOW), let symbol = dlsym(library, "pthread_getattr_np") else {
+                return nil
+            }
+            // The C library stays loaded for the life of the process (`dlopen(nil)` names the
+            // program itself, which is never unloaded), so the function pointer never dangles.
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+        }()
+    #endif
+
+    /// The lowest address of the current thread's stack, where the platform says.
+    static func lowestAddress() -> UInt? {
+        #if canImport(Darwin)
+        let thread = pthread_self()
+        let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+        let size = UInt(pthread_get_stacksize_np(thread))
+        return top > size ? top - size : nil
+        #elseif canImport(Glibc) || canImport(Musl)
+        guard let getAttributes = StackGuard.getThreadAttributes else { return nil }
+        var attributes = pthread_attr_t()
+        guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
+        defer { pthread_attr_destroy(&attributes) }
+        var address: UnsafeMutableRawPointer?
+        var size = 0
+        guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+        return UInt(bitPattern: address)
+        #else
+        return nil
+        #endif
+    }
+}

@@ -1,0 +1,137 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A document nested within the budget of 512 levels can still need more stack than a small thread has (Apple
+/// platforms give secondary threads 512 KB; a `Codable` model level takes one to three kilobytes). Decoding it on
+/// such a thread ends with a `DecodingError` that says so — never a crash, and never a value cut short where a
+/// model's own `try?` swallowed the error.
+@Suite struct StackGuardTests {
+    final class Chain: Decodable, Sendable {
+        let child: Chain?
+        let number: Int
+
+        var depth: Int {
+            var depth = 0
+            var node: Chain? = self
+            while let current = node {
+                depth += 1
+                node = current.child
+            }
+            return depth
+        }
+    }
+
+    /// A model that swallows its child's error, as lenient hand-written models do.
+    final class Swallowing: Decodable, Sendable {
+        let child: Swallowing?
+
+        enum CodingKeys: String, CodingKey { case child }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            child = try? container.decode(Swallowing.self, forKey: .child)
+        }
+    }
+
+    static func chain(_ levels: Int) -> Data {
+        Data(
+            (String(repeating: #"{"number":1,"child":"#, count: levels - 1) + #"{"number":1}"#
+                + String(repeating: "}", count: levels - 1)).utf8)
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case decoded(depth: Int)
+        case refused(String)
+        case otherError(String)
+    }
+
+    static func outcome(_ body: () throws -> Int) -> Outcome {
+        do {
+            return .decoded(depth: try body())
+        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.contains("stack of this thread")
+        {
+            return .refused(context.debugDescription)
+        } catch {
+            return .otherError("\(error)")
+        }
+    }
+
+    @Test(arguments: [256, 512], ["lenient", "strict"])
+    func deepDocumentsOnSmallThreadsDecodeOrFailCleanly(kilobytes: Int, mode: String) throws {
+        let data = Self.chain(511)
+        let outcome = try runOnThread(stackSize: kilobytes << 10) {
+            Self.outcome {
+                let decoder = mode == "strict" ? LenientJSONDecoder(options: .strict) : LenientJSONDecoder()
+                return try decoder.decode(Chain.self, from: data).depth
+            }
+        }
+        switch outcome {
+        case .decoded(let depth):
+            // 511 levels of a model take more than 256 KB in any build.
+            #expect(kilobytes > 256)
+            #expect(depth == 511)
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    @Test func aSwallowedRefusalStillFailsTheDecode() throws {
+        let data = Self.chain(511)
+        let outcome = try runOnThread(stackSize: 256 << 10) {
+            Self.outcome {
+                var depth = 0
+                var node: Swallowing? = try LenientJSONDecoder().decode(Swallowing.self, from: data)
+                while let current = node {
+                    depth += 1
+                    node = current.child
+                }
+                return depth
+            }
+        }
+        // Not a chain cut short where the stack ran out and the model's `try?` swallowed the refusal.
+        guard case .refused = outcome else {
+            Issue.record("Expected the decode to be refused, got \(outcome)")
+            return
+        }
+    }
+
+    @Test func theSameDocumentDecodesWhereTheStackIsLarge() throws {
+        let data = Self.chain(511)
+        let outcome = try runOnThread(stackSize: 16 << 20) {
+            Self.outcome { try LenientJSONDecoder().decode(Chain.self, from: data).depth }
+        }
+        #expect(outcome == .decoded(depth: 511))
+    }
+
+    @Test func aRetainedContainerReadOnAnotherThreadChecksThatThreadsStack() throws {
+        final class Keeper: Decodable, @unchecked Sendable {
+            // Written once in `init(from:)`, read after the decode on other threads.
+            var kept: KeyedDecodingContainer<CodingKeys>?
+            enum CodingKeys: String, CodingKey { case child }
+            init(from decoder: any Decoder) throws { kept = try decoder.container(keyedBy: CodingKeys.self) }
+        }
+        let keeper = try LenientJSONDecoder().decode(Keeper.self, from: Self.chain(300))
+        let container = try #require(keeper.kept)
+        final class ContainerBox: @unchecked Sendable {
+            // Set before the threads start, only read by them.
+            let container: KeyedDecodingContainer<Keeper.CodingKeys>
+            init(_ container: KeyedDecodingContainer<Keeper.CodingKeys>) { self.container = container }
+        }
+        let box = ContainerBox(container)
+        let outcome = try runOnThread(stackSize: 256 << 10) {
+            Self.outcome { try box.container.decode(Chain.self, forKey: .child).depth + 1 }
+        }
+        guard case .refused = outcome else {
+            Issue.record("Expected 300 levels on a 256 KB thread to be refused, got \(outcome)")
+            return
+        }
+        let large = try runOnThread(stackSize: 16 << 20) {
+            Self.outcome { try box.container.decode(Chain.self, forKey: .child).depth + 1 }
+        }
+        #expect(large == .decoded(depth: 300))
+    }
+}
