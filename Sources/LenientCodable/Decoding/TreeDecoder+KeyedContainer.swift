@@ -387,7 +387,8 @@ extension TreeDecoder {
         }
 
         /// A present optional property. `decoder` is the container's, or the decoder of a
-        /// transformed value.
+        /// transformed value. What forgives lives in functions of its own: this one is inlined into
+        /// every optional property's path, and its frame is on the stack once per nesting level.
         @inline(__always)
         private static func decodeFoundOptional<T>(
             _ type: T.Type, decoder: TreeDecoder, index: Int, path: CodingPathNode,
@@ -397,25 +398,38 @@ extension TreeDecoder {
             if kind == .null { return nil }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
-                decoder.record(
-                    .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
+                nullishOptional(decoder: decoder, at: index, path: path)
                 return nil
             }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
             } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
-                decoder.rollbackReport(to: mark)
-                if TreeDecoder.isRejection(error, at: path) {
-                    decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
-                    return nil
-                }
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used nil."
-                )
+                invalidOptional(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
                 return nil
             }
+        }
+
+        @inline(never)
+        private static func nullishOptional(decoder: TreeDecoder, at index: Int, path: CodingPathNode) {
+            decoder.record(
+                .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
+        }
+
+        @inline(never)
+        private static func invalidOptional(
+            _ type: Any.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
+            reportMark mark: Int
+        ) {
+            decoder.rollbackReport(to: mark)
+            if TreeDecoder.isRejection(error, at: path) {
+                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
+                return
+            }
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Cannot decode \(decoder.describeFound(at: index)) as \(type) (\(TreeDecoder.reason(error))); used nil."
+            )
         }
 
         // MARK: Property rules
@@ -714,7 +728,7 @@ extension TreeDecoder {
             // Only where the choice cannot change the value: transforms, required properties and
             // declared defaults read their own way.
             if decoder.report != nil, plan?.hasPropertyRules != true,
-                let wrapper = decoder.traits(of: T.self).defaultingWrapper
+                let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder)
             {
                 return try decodeDefaultingWrapper(type, wrapper: wrapper, forKey: key)
             }

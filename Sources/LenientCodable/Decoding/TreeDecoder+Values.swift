@@ -80,15 +80,8 @@ extension TreeDecoder {
         switch traits.kind {
         case .model:
             break
-        case .float: return reinterpret(try unwrapFloat(at: index, path: path), as: T.self)
-        case .int64: return reinterpret(try unwrapInteger(at: index, path: path) as Int64, as: T.self)
-        case .date: return reinterpret(try unwrapDate(at: index, path: path), as: T.self)
-        case .data: return reinterpret(try unwrapData(at: index, path: path), as: T.self)
-        case .url: return reinterpret(try unwrapURL(at: index, path: path), as: T.self)
-        case .decimal: return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self)
-        case .jsonValue:
-            if readKeys != nil { markSubtreeRead(index) }
-            return reinterpret(tree.value(at: index), as: T.self)
+        case .float, .int64, .date, .data, .url, .decimal, .jsonValue:
+            return try unwrapOtherScalar(type, kind: traits.kind, at: index, path: path)
         case .stringKeyedDictionary(let dictionaryType):
             if tree[index].kind == .object {
                 return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
@@ -102,6 +95,35 @@ extension TreeDecoder {
         }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+    }
+
+    /// The scalars that ``unwrapComposite(_:at:path:isCurrent:)`` does not read itself, in a
+    /// function of their own: their values would take room in its frame, which models stack
+    /// once per nesting level.
+    @inline(never)
+    private func unwrapOtherScalar<T: Decodable>(
+        _ type: T.Type, kind: TypeTraits.Kind, at index: Int, path: CodingPathNode
+    )
+        throws -> T
+    {
+        switch kind {
+        case .float: return reinterpret(try unwrapFloat(at: index, path: path), as: T.self)
+        case .int64: return reinterpret(try unwrapInteger(at: index, path: path) as Int64, as: T.self)
+        case .date: return reinterpret(try unwrapDate(at: index, path: path), as: T.self)
+        case .data: return reinterpret(try unwrapData(at: index, path: path), as: T.self)
+        case .url: return reinterpret(try unwrapURL(at: index, path: path), as: T.self)
+        case .decimal: return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self)
+        default:
+            if readKeys != nil { markSubtreeRead(index) }
+            return reinterpret(tree.value(at: index), as: T.self)
+        }
+    }
+
+    /// The type as a wrapper that gives defaults, looked up apart so that the traits take no room
+    /// in the frame of an optional property, which every nesting level stacks.
+    @inline(never)
+    static func defaultingWrapper(of type: Any.Type, in decoder: TreeDecoder) -> (any DefaultingWrapper.Type)? {
+        decoder.traits(of: type).defaultingWrapper
     }
 
     /// Decodes a type through its `init(from:)`, with its hooks when it has any.

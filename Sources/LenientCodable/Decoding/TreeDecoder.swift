@@ -98,7 +98,14 @@ final class TreeDecoder: Decoder {
     func foundationFailure(of type: Any.Type, at index: Int) -> (any Error)? {
         let word = index &>> 6
         guard word < failedNodes.count, failedNodes[word] & (1 &<< UInt64(index & 63)) != 0 else { return nil }
-        return foundationFailures?[FoundationAttempt(index: index, type: ObjectIdentifier(type))]
+        return rememberedFailure(of: type, at: index)
+    }
+
+    /// The hash lookup behind ``foundationFailure(of:at:)``, apart so that a hasher's state takes
+    /// no room in the frames that every nesting level stacks.
+    @inline(never)
+    private func rememberedFailure(of type: Any.Type, at index: Int) -> (any Error)? {
+        foundationFailures?[FoundationAttempt(index: index, type: ObjectIdentifier(type))]
     }
 
     /// Remembers that `type` failed a Foundation-like pass at `index`, with `error`.
