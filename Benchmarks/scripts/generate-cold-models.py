@@ -62,10 +62,11 @@ lines.append(f"/// How many model types there are.\npublic let coldModelCount = 
 with open(os.path.join(root, "ColdModels", "Models.swift"), "w") as f:
     f.write("".join(lines))
 
-lines = [header, "/// A protocol of the fillers' own, so that their conformances are records the runtime scans.\n",
-         "protocol ColdFiller {}\n\n"]
+lines = [header, "/// A protocol of the fillers' own, so that their conformances are records the runtime scans. The types\n"
+         "/// are public: the optimizer drops unused internal types, conformance records and all.\n",
+         "public protocol ColdFiller {}\n\n"]
 for i in range(fillers):
-    lines.append(f"struct Filler{i}: ColdFiller, Equatable {{ var value = {i} }}\n")
+    lines.append(f"public struct Filler{i}: ColdFiller, Equatable {{ public var value = {i} }}\n")
 lines.append(f"\n/// How many filler types there are, read so that the linker keeps them.\npublic let coldFillerCount = {fillers}\n")
 with open(os.path.join(root, "ColdFillers", "Fillers.swift"), "w") as f:
     f.write("".join(lines))

@@ -32,7 +32,7 @@ import Foundation
 /// property wrappers work), or else through `Mirror` by property name for a type that is only
 /// `Decodable`. A default of a class type is that one instance, shared by every value decoded
 /// with it. Foundation's decoders do not read this declaration.
-public protocol DeclaredDefaults {
+public protocol DeclaredDefaults: _LenientDecodingMarker, _LenientEncodingMarker {
     /// Makes the value whose properties hold the defaults.
     init()
 }

@@ -3,7 +3,7 @@
 
 /// Arrays and sets that the lenient decoder reads element by element, leaving out the elements
 /// that fail, and builds from a single value where the JSON has no array.
-protocol LenientCollection {
+protocol LenientCollection: _LenientDecodingMarker {
     /// The type of the elements, which wrapping a single value decodes from that value.
     static var elementType: Any.Type { get }
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
@@ -140,6 +140,11 @@ extension TreeDecoder {
     }
 }
 
+extension Array: _LenientDecodingMarker where Element: Decodable {
+    /// Not API: an array, read straight from the JSON array's elements.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.collection(Self.self)) }
+}
+
 extension Array: LenientCollection where Element: Decodable {
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
         let node = decoder.tree[index]
@@ -164,6 +169,11 @@ extension Array: LenientCollection where Element: Decodable {
     }
 }
 
+extension ContiguousArray: _LenientDecodingMarker where Element: Decodable {
+    /// Not API: an array, read straight from the JSON array's elements.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.collection(Self.self)) }
+}
+
 extension ContiguousArray: LenientCollection where Element: Decodable {
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
         -> ContiguousArray<Element>
@@ -181,6 +191,11 @@ extension ContiguousArray: LenientCollection where Element: Decodable {
     > {
         [try decoder.unwrap(Element.self, at: index, path: path)]
     }
+}
+
+extension Set: _LenientDecodingMarker where Element: Decodable {
+    /// Not API: a set, read straight from the JSON array's elements.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.collection(Self.self)) }
 }
 
 extension Set: LenientCollection where Element: Decodable {

@@ -43,31 +43,44 @@ struct TypeTraits {
 
     var needsRawJSON: Bool { hasHooks || isPolymorphic }
 
+    /// The traits of a type, found with as few runtime conformance checks as the type allows:
+    /// none for the standard scalars, compared by metatype; one, for the decoding marker, for any
+    /// other type that conforms to none of the package's protocols; and one per protocol only
+    /// for a type outside the package that adopts some of them (see `LenientMarkers.swift`).
     init(of type: Any.Type) {
-        defaultingWrapper = type as? any DefaultingWrapper.Type
-        isForgivingWrapper = type is any ForgivingWrapper.Type
+        defaultingWrapper = nil
+        isForgivingWrapper = false
+        hasHooks = false
+        isPolymorphic = false
+        hasKeyPlan = false
         isPlainScalar = TypeTraits.isPlainScalar(type)
-        hasHooks = type is any DecodingHooks.Type
-        isPolymorphic = type is any PolymorphicDecodable.Type
-        hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
-        if type == Float.self {
-            kind = .float
-        } else if type == Int64.self {
-            kind = .int64
-        } else if type == Date.self {
+        if isPlainScalar {
+            kind = type == Float.self ? .float : type == Int64.self ? .int64 : type == Decimal.self ? .decimal : .model
+            return
+        }
+        if type == Date.self {
             kind = .date
         } else if type == Data.self {
             kind = .data
         } else if type == URL.self {
             kind = .url
-        } else if type == Decimal.self {
-            kind = .decimal
         } else if type == JSONValue.self {
             kind = .jsonValue
-        } else if let dictionary = type as? any StringKeyedDictionaryDecodable.Type {
-            kind = .stringKeyedDictionary(dictionary)
-        } else if let collection = type as? any LenientCollection.Type {
-            kind = .collection(collection)
+        } else if let marked = type as? any _LenientDecodingMarker.Type {
+            kind = .model
+            switch marked._lenientDecodingRole.kind {
+            case .adopter:
+                hasHooks = type is any DecodingHooks.Type
+                isPolymorphic = type is any PolymorphicDecodable.Type
+                hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
+            case .collection(let collection):
+                kind = .collection(collection)
+            case .stringKeyedDictionary(let dictionary):
+                kind = .stringKeyedDictionary(dictionary)
+            case .forgivingWrapper(let defaulting):
+                isForgivingWrapper = true
+                defaultingWrapper = defaulting
+            }
         } else {
             kind = .model
         }

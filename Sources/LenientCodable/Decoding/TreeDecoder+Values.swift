@@ -5,7 +5,7 @@ import Foundation
 
 /// String-keyed dictionaries are decoded straight from the object's members, as Foundation
 /// does: their keys are data, so the key decoding strategy does not apply to them.
-protocol StringKeyedDictionaryDecodable {
+protocol StringKeyedDictionaryDecodable: _LenientDecodingMarker {
     static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
 
@@ -16,6 +16,13 @@ extension StringKeyedDictionaryDecodable {
         -> T
     {
         unsafeBitCast(try decodeMembers(from: decoder, at: index, path: path), to: T.self)
+    }
+}
+
+extension Dictionary: _LenientDecodingMarker where Key == String, Value: Decodable {
+    /// Not API: a string-keyed dictionary, read straight from the JSON object's members.
+    public static var _lenientDecodingRole: _LenientDecodingRole {
+        _LenientDecodingRole(.stringKeyedDictionary(Self.self))
     }
 }
 

@@ -181,6 +181,9 @@ final class EncodingTree {
         static let hooks = TypeTraits(rawValue: 2)
         /// Has a converter in the settings.
         static let converted = TypeTraits(rawValue: 4)
+        /// Conforms to ``KeyMapping`` or ``DeclaredDefaults``: its keyed containers look up a
+        /// key plan.
+        static let keyPlan = TypeTraits(rawValue: 8)
     }
 
     /// Objects with more members than this get a hash table for key lookups; below it a filter

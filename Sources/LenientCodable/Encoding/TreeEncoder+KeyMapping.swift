@@ -58,7 +58,7 @@ extension EncodingTree {
         return plan
     }
 
-    /// Whether a type is an array or a `[String: Value]` dictionary, or has hooks; looked up
+    /// Whether a type is an array or a `[String: Value]` dictionary, has hooks or a key plan; looked up
     /// once per type and call.
     @inline(__always)
     func traits(of type: Any.Type) -> TraitSlot {
@@ -98,8 +98,17 @@ extension EncodingTree.TraitSlot {
         lock.unlock()
         if let cached { return cached }
         var entry = EncodingTree.TraitSlot(type: UInt(bitPattern: id))
-        entry.collection = type as? any EncodableCollection.Type
-        if type is any EncodingHooks.Type { entry.traits.insert(.hooks) }
+        // One runtime question for a type that conforms to none of the package's protocols, and
+        // none more for the package's own collections (see `LenientMarkers.swift`).
+        if let marked = type as? any _LenientEncodingMarker.Type {
+            switch marked._lenientEncodingRole.kind {
+            case .adopter:
+                if type is any EncodingHooks.Type { entry.traits.insert(.hooks) }
+                if type is any KeyMapping.Type || type is any DeclaredDefaults.Type { entry.traits.insert(.keyPlan) }
+            case .collection(let collection):
+                entry.collection = collection
+            }
+        }
         lock.lock()
         cache[id] = entry
         lock.unlock()

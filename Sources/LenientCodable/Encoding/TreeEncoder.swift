@@ -57,7 +57,9 @@ final class TreeEncoder: Encoder {
         // encoded through the single value container) is kept and added to, as Foundation does.
         tree.makeObject(node)
         var plan: KeyPlan?
-        if let currentType { plan = tree.plan(for: currentType, keys: Key.self, encoder: self) }
+        if let currentType, tree.traits(of: currentType).traits.contains(.keyPlan) {
+            plan = tree.plan(for: currentType, keys: Key.self, encoder: self)
+        }
         return KeyedEncodingContainer(
             TreeKeyedEncodingContainer<Key>(encoder: self, node: node, suffix: .root, plan: plan))
     }
@@ -480,10 +482,15 @@ extension TreeEncoder: SingleValueEncodingContainer {
 ///
 /// The encoder finds the conformance once per type (see ``EncodingTree/traits(of:)``) and
 /// calls it with a pointer to the value, so that no value is cast or boxed.
-protocol EncodableCollection {
+protocol EncodableCollection: _LenientEncodingMarker {
     /// Writes the collection at `value`, which points to an instance of `Self`, into the
     /// encoder's node.
     static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws
+}
+
+extension Array: _LenientEncodingMarker where Element: Encodable {
+    /// Not API: an array, which the encoder writes itself.
+    public static var _lenientEncodingRole: _LenientEncodingRole { _LenientEncodingRole(.collection(Self.self)) }
 }
 
 extension Array: EncodableCollection where Element: Encodable {
@@ -530,6 +537,11 @@ extension Array: EncodableCollection where Element: Encodable {
             }
         }
     }
+}
+
+extension Dictionary: _LenientEncodingMarker where Key == String, Value: Encodable {
+    /// Not API: a string-keyed dictionary, which the encoder writes itself.
+    public static var _lenientEncodingRole: _LenientEncodingRole { _LenientEncodingRole(.collection(Self.self)) }
 }
 
 extension Dictionary: EncodableCollection where Key == String, Value: Encodable {

@@ -32,7 +32,7 @@
 ///
 /// Hooks run under ``LenientJSONDecoder`` only: Foundation's `JSONDecoder` does not call them.
 /// The raw `JSONValue` is built only for types that have hooks.
-public protocol DecodingHooks {
+public protocol DecodingHooks: _LenientDecodingMarker {
     /// Rewrites the raw JSON of a value before it is decoded; the returned JSON is decoded
     /// instead. The default returns it unchanged.
     ///
@@ -90,7 +90,7 @@ extension DecodingHooks {
 /// Only conforming types pay for the hook: the encoder builds a ``JSONValue`` for them and for
 /// no other type. The hook runs under ``LenientJSONEncoder`` only: Foundation's `JSONEncoder`
 /// does not call it.
-public protocol EncodingHooks {
+public protocol EncodingHooks: _LenientEncodingMarker {
     /// Changes the encoded JSON of the value: add, remove or rename members.
     ///
     /// - Parameter json: The value's encoded JSON, to change in place.
@@ -116,7 +116,7 @@ public protocol EncodingHooks {
 /// It applies wherever the type is decoded: properties, array elements, dictionary values and
 /// the top level. Returning a type that is not a subtype of the requested one is an error that
 /// names both types. It runs under ``LenientJSONDecoder`` only.
-public protocol PolymorphicDecodable {
+public protocol PolymorphicDecodable: _LenientDecodingMarker {
     /// The type to decode for this JSON, or `nil` for the requested type itself.
     ///
     /// - Parameter json: The value's JSON.

@@ -37,7 +37,7 @@ import Foundation
 ///
 /// The mapping applies under ``LenientJSONDecoder`` and ``LenientJSONEncoder``; Foundation's
 /// coders ignore it and use the coding keys as they are.
-public protocol KeyMapping {
+public protocol KeyMapping: _LenientDecodingMarker, _LenientEncodingMarker {
     /// Where each property's value is in the JSON, keyed by the property's coding key.
     static var keyMapping: [String: KeySource] { get }
 

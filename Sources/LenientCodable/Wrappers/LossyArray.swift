@@ -144,13 +144,35 @@ extension KeyedDecodingContainer {
 /// past a bad element instead of stopping at it.
 /// The package's wrappers, which forgive on purpose: under ``LenientJSONDecoder`` they decode with
 /// its coercions from the start, without the first pass that shows a type Foundation's answers.
-protocol ForgivingWrapper {}
+protocol ForgivingWrapper: _LenientDecodingMarker {}
 
-extension DecodingAttempt: ForgivingWrapper {}
-extension LossyArray: ForgivingWrapper {}
-extension LossyDictionary: ForgivingWrapper {}
-extension Coerced: ForgivingWrapper {}
-extension Defaulted: ForgivingWrapper {}
+// Each wrapper says what it is through the marker's requirement, so that the decoder asks the
+// runtime no question about it beyond the marker.
+extension DecodingAttempt: ForgivingWrapper {
+    static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+}
+
+extension LossyArray: ForgivingWrapper {
+    /// Not API: one of the package's wrappers.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+}
+
+extension LossyDictionary: ForgivingWrapper {
+    /// Not API: one of the package's wrappers.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+}
+
+extension Coerced: ForgivingWrapper {
+    /// Not API: one of the package's wrappers.
+    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+}
+
+extension Defaulted: ForgivingWrapper {
+    /// Not API: one of the package's wrappers, whose default a report names.
+    public static var _lenientDecodingRole: _LenientDecodingRole {
+        _LenientDecodingRole(.forgivingWrapper(Self.self))
+    }
+}
 
 struct DecodingAttempt<Value: Decodable>: Decodable {
     let value: Value?
