@@ -28,13 +28,17 @@ struct StackGuard {
     private var floor: UInt = 0
 
     /// Whether the stack pointer is within ``reserve`` of the current thread's lowest address.
+    /// An address in the caller's frame that lies outside the thread's stack (AddressSanitizer
+    /// moves locals to a heap of its own) says nothing, and never trips the guard.
     mutating func isExhausted() -> Bool {
         let current = pthread_self()
         if thread == nil || pthread_equal(thread!, current) == 0 {
             thread = current
-            floor = StackGuard.lowestAddress().map { $0 &+ StackGuard.reserve } ?? 0
+            floor = StackGuard.currentStack().map { $0.lowest &+ StackGuard.reserve } ?? 0
         }
-        return StackGuard.currentAddress() < floor
+        // Within `reserve` above the lowest address: below it is not this thread's stack.
+        let address = StackGuard.currentAddress()
+        return address < floor && address &+ StackGuard.reserve >= floor
     }
 
     /// An address in the caller's frame.
@@ -59,13 +63,13 @@ struct StackGuard {
         }()
     #endif
 
-    /// The lowest address of the current thread's stack, where the platform says.
-    static func lowestAddress() -> UInt? {
+    /// The lowest address and the size of the current thread's stack, where the platform says.
+    static func currentStack() -> (lowest: UInt, size: UInt)? {
         #if canImport(Darwin)
         let thread = pthread_self()
         let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
         let size = UInt(pthread_get_stacksize_np(thread))
-        return top > size ? top - size : nil
+        return top > size ? (top - size, size) : nil
         #elseif canImport(Glibc) || canImport(Musl)
         guard let getAttributes = StackGuard.getThreadAttributes else { return nil }
         var attributes = pthread_attr_t()
@@ -74,7 +78,7 @@ struct StackGuard {
         var address: UnsafeMutableRawPointer?
         var size = 0
         guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
-        return UInt(bitPattern: address)
+        return (UInt(bitPattern: address), UInt(size))
         #else
         return nil
         #endif
