@@ -272,8 +272,15 @@ extension TreeDecoder {
             activeWraps.append((index, ObjectIdentifier(T.self)))
             defer { activeWraps.removeLast() }
             if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
-                rollbackReport(to: mark)
-                record(.coerced, path: path, found: index, "Wrapped \(describeFound(at: index)) in \(T.self).")
+                // The wrap first, then what was forgiven inside the wrapped value.
+                if let report {
+                    report.issues.insert(
+                        DecodingIssue(
+                            path: path, jsonPath: jsonPath(of: index), kind: .coerced,
+                            message: "Wrapped \(describeFound(at: index)) in \(T.self).",
+                            found: tree.value(at: index)),
+                        at: mark)
+                }
                 return value
             }
             rollbackReport(to: mark)

@@ -161,6 +161,32 @@ extension TreeDecoder {
     /// lets the type pick a subtype, rewrite the JSON, and check the result.
     func unwrapWithHooks<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
+        if let hookRejections {
+            let attempt = HookAttempt(index: index, type: ObjectIdentifier(T.self), inFoundationPass: inFoundationPass)
+            if let error = hookRejections[attempt] { throw error }
+        }
+        do {
+            return try unwrapWithHooksOnce(type, at: index, path: path, isCurrent: isCurrent)
+        } catch let error as DecodingError where TreeDecoder.isRejection(error, at: path) {
+            let attempt = HookAttempt(index: index, type: ObjectIdentifier(T.self), inFoundationPass: inFoundationPass)
+            hookRejections = hookRejections ?? [:]
+            hookRejections![attempt] = error
+            throw error
+        }
+    }
+
+    /// A value a hook rejected, by node, type and pass: the same JSON decoded the same way is
+    /// rejected again, so a model that asks for it twice (`try?`, then `decodeIfPresent`) at
+    /// every level costs one decode per level, not twice as many as the level below.
+    struct HookAttempt: Hashable {
+        let index: Int
+        let type: ObjectIdentifier
+        let inFoundationPass: Bool
+    }
+
+    private func unwrapWithHooksOnce<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
+        throws -> T
+    {
         let json = sharedJSONValue(at: index)
         if let polymorphic = T.self as? any PolymorphicDecodable.Type, let chosen = polymorphic.decodingType(for: json),
             chosen != T.self

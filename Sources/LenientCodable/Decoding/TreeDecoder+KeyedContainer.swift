@@ -851,11 +851,11 @@ extension TreeDecoder {
         private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) -> TreeDecoder {
             let path = pathBox.appending(key)
             guard let valueIndex else {
-                return TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
+                let null = TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
+                null.takePart(in: decoder)
+                return null
             }
-            return TreeDecoder(
-                tree: decoder.tree, settings: decoder.settings, nodeIndex: valueIndex, codingPathNode: path,
-                userInfo: decoder.userInfo, depthBase: decoder.depthBase, owner: decoder.owner ?? decoder)
+            return decoder.superDecoder(at: valueIndex, path: path)
         }
     }
 

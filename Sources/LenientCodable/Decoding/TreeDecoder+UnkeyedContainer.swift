@@ -117,10 +117,7 @@ extension TreeDecoder {
         }
 
         mutating func superDecoder() throws -> any Decoder {
-            try decodeElement((any Decoder).self) { decoder, index, path in
-                TreeDecoder(
-                    tree: decoder.tree, settings: decoder.settings, nodeIndex: index, codingPathNode: path,
-                    userInfo: decoder.userInfo, depthBase: decoder.depthBase, owner: decoder.owner ?? decoder)
+            try decodeElement((any Decoder).self) { decoder, index, path in decoder.superDecoder(at: index, path: path)
             }
         }
     }

@@ -180,9 +180,12 @@ extension TreeDecoder {
     ) throws -> T {
         if let error = foundationFailure(of: T.self, at: index) { throw error }
         let before = refusals
+        let mark = reportMark
         do {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
+            // A value that was not decoded leaves nothing in the report (a probe's `try?`).
+            rollbackReport(to: mark)
             if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
             throw error
         }
@@ -198,12 +201,17 @@ extension TreeDecoder {
     {
         // The package's wrappers forgive on purpose, as they do under Foundation's decoder; a type
         // known to fail the pass, or met once the retry budget is spent, takes one lenient pass.
+        let mark = reportMark
         if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
         {
-            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            do {
+                return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            } catch {
+                rollbackReport(to: mark)
+                throw error
+            }
         }
         let before = refusals
-        let mark = reportMark
         inFoundationPass = true
         do {
             let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
@@ -211,12 +219,18 @@ extension TreeDecoder {
             return value
         } catch {
             inFoundationPass = false
+            // A value that was not decoded leaves nothing in the report (a probe's `try?`).
+            rollbackReport(to: mark)
             guard refusals != before else { throw error }
             rememberFoundationFailure(of: T.self, at: index, error)
-            rollbackReport(to: mark)
             // Paid for even when the budget runs out here: the types inside then take one pass.
             _ = spendRetryBudget(on: index)
-            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            do {
+                return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            } catch {
+                rollbackReport(to: mark)
+                throw error
+            }
         }
     }
 

@@ -89,6 +89,8 @@ final class TreeDecoder: Decoder {
     /// again, so that a value is decoded at most about twice however deep the failures nest.
     /// `nil` until the first failure.
     @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
+    /// The values hooks rejected (``unwrapWithHooks(_:at:path:isCurrent:)``); `nil` until the first.
+    @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
     /// One bit per node of the tree, set where ``foundationFailures`` holds a type: most values
     /// are asked about, and a bit costs less to test than a hash. Empty until the first failure.
     @exclusivity(unchecked) var failedNodes: [UInt64] = []
@@ -129,8 +131,37 @@ final class TreeDecoder: Decoder {
     func mayForgive() -> Bool {
         guard inFoundationPass else { return stackExhaustion == nil }
         // Past an exhausted stack a second pass could not end differently.
-        if stackExhaustion == nil { refusals &+= 1 }
+        if stackExhaustion == nil {
+            refusals &+= 1
+            if let refusalSink { refusalSink.refusals &+= 1 }
+        }
         return false
+    }
+
+    /// For a super decoder: the decoder that handed it out, which counts its refusals, so that
+    /// a pass under way there sees what a superclass's `init(from:)` was refused. The super
+    /// decoder holds it as it holds its ``owner``: strongly, and nothing refers back.
+    var refusalSink: TreeDecoder?
+
+    /// A decoder for the value at `index` that a model's `init(from:)` asked for as a super
+    /// decoder: it reads the same tree, reports into the same report, and takes part in the
+    /// Foundation-like pass under way, so a superclass decodes as its subclass does.
+    func superDecoder(at index: Int, path: CodingPathNode) -> TreeDecoder {
+        let decoder = TreeDecoder(
+            tree: tree, settings: settings, nodeIndex: index, codingPathNode: path, userInfo: userInfo,
+            depthBase: depthBase, owner: owner ?? self)
+        decoder.takePart(in: self)
+        return decoder
+    }
+
+    /// Shares `parent`'s report, pass and stack state, as a super decoder of it.
+    func takePart(in parent: TreeDecoder) {
+        report = parent.report
+        host = parent.host
+        inFoundationPass = parent.inFoundationPass
+        stackExhaustion = parent.stackExhaustion
+        retryBudget = min(retryBudget, parent.retryBudget)
+        refusalSink = parent
     }
 
     /// Work the lenient decoder may spend decoding a value a second time — a type's second pass

@@ -320,4 +320,139 @@ import Testing
         #expect(root.depth == levels)
         #expect(counter.inits <= 3 * levels, "\(counter.inits) decodes for \(levels) levels")
     }
+
+    // MARK: Found by an attacker
+
+    class Base: Decodable {
+        var x: Int
+        var y: [Int]?
+
+        enum CodingKeys: String, CodingKey { case x, y, base }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            x = try container.decode(Int.self, forKey: .x)
+            y = try? container.decode([Int].self, forKey: .y)
+        }
+    }
+
+    final class Sub: Base {
+        required init(from decoder: any Decoder) throws {
+            try super.init(from: try decoder.container(keyedBy: CodingKeys.self).superDecoder())
+        }
+    }
+
+    final class SubForKey: Base {
+        required init(from decoder: any Decoder) throws {
+            try super.init(from: try decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .base))
+        }
+    }
+
+    @Test(arguments: [#"{"super":{"x":2}}"#, #"{"super":{"x":2,"y":[1,2]}}"#, #"{"super":{"x":2,"y":"1"}}"#])
+    func aSuperclassDecodedThroughASuperDecoderGetsFoundationsAnswer(json: String) throws {
+        let data = Data(json.utf8)
+        let expected = try JSONDecoder().decode(Sub.self, from: data)
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Sub.self, from: data)
+        #expect(value.x == expected.x)
+        #expect(value.y == expected.y)
+        #expect(report.isEmpty)
+    }
+
+    @Test func whatASuperDecoderForgivesIsReported() throws {
+        let data = Data(#"{"super":{"x":"2"},"base":{}}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Sub.self, from: data) }
+        // Foundation fails `x`, so the superclass decodes again with forgiveness, and its probe of the
+        // missing `y` then sees the forgiving answer too: an empty list, reported.
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Sub.self, from: data)
+        #expect(value.x == 2)
+        #expect(value.y == [])
+        #expect(report.issues.map(\.path) == ["super.x", "super.y"])
+        #expect(report.issues.map(\.kind) == [.coerced, .defaulted])
+        let (keyed, keyedReport) = try LenientJSONDecoder().decodeWithReport(SubForKey.self, from: data)
+        #expect(keyed.x == 0)
+        #expect(keyedReport.issues.map(\.path) == ["base.x", "base.y"])
+        #expect(keyedReport.issues.map(\.kind) == [.defaulted, .defaulted])
+    }
+
+    struct Flat: Decodable, Equatable {
+        var a: Int
+        var d: Bool
+    }
+
+    struct HoldsFlats: Decodable {
+        var b: [Flat]?
+    }
+
+    @Test func aWrappedValueReportsWhatWasForgivenInsideIt() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            HoldsFlats.self, from: Data(#"{"b":{"a":1}}"#.utf8))
+        #expect(value.b == [Flat(a: 1, d: false)])
+        // The element's path is the wrapped value's own: `b`, where the JSON has it.
+        #expect(report.issues.map(\.path) == ["b", "b.d"])
+        #expect(report.issues.map(\.kind) == [.coerced, .defaulted])
+    }
+
+    struct Leaf: Decodable, Equatable {
+        var a: Int
+        var b: Int
+    }
+
+    enum LeafOrOther: Decodable, Equatable {
+        case leaf(Leaf)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let leaf = try? container.decode(Leaf.self) {
+                self = .leaf(leaf)
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    @Test func aFailedProbeLeavesNothingInTheReport() throws {
+        // `A` matches `a` loosely; `b` is missing, so the probe fails in both passes.
+        let data = Data(#"{"A":1,"b":null}"#.utf8)
+        #expect(try JSONDecoder().decode(LeafOrOther.self, from: data) == .other)
+        let (value, report) = try LenientJSONDecoder(options: .lenient).decodeWithReport(LeafOrOther.self, from: data)
+        #expect(value == .leaf(Leaf(a: 1, b: 0)) || value == .other)
+        if value == .other { #expect(report.isEmpty, "\(report)") }
+    }
+
+    struct ValidationFailed: Error {}
+
+    /// Asks for its child twice, and rejects every level in `didDecode`.
+    struct Rejecting: Decodable, DecodingHooks {
+        var child: [Rejecting]
+        var bad: Int
+
+        enum CodingKeys: String, CodingKey { case child, bad }
+
+        init(from decoder: any Decoder) throws {
+            (decoder.userInfo[ContainerProbeTests.counterKey] as? Counter)?.inits += 1
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let child = try? container.decode(Rejecting.self, forKey: .child) {
+                self.child = [child]
+            } else {
+                self.child = (try container.decodeIfPresent(Rejecting.self, forKey: .child)).map { [$0] } ?? []
+            }
+            bad = try container.decode(Int.self, forKey: .bad)
+        }
+
+        mutating func didDecode(from json: JSONValue) throws {
+            if json["reject"] != nil { throw ValidationFailed() }
+        }
+    }
+
+    @Test(arguments: [8, 24])
+    func aRejectedValueAskedForTwiceIsRejectedOnce(levels: Int) throws {
+        var json = #"{"bad":1,"reject":1}"#
+        for _ in 1..<levels { json = #"{"child":\#(json),"bad":1,"reject":1}"# }
+        let counter = Counter()
+        let decoder = LenientJSONDecoder()
+        decoder.userInfo[Self.counterKey] = counter
+        #expect(throws: DecodingError.self) { try decoder.decode(Rejecting.self, from: Data(json.utf8)) }
+        #expect(counter.inits <= 4 * levels, "\(counter.inits) decodes for \(levels) levels")
+    }
 }
