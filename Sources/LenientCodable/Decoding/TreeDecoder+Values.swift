@@ -238,7 +238,6 @@ extension TreeDecoder {
     private func decodeWithInitOnce<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
         throws -> T
     {
-        if depth(at: index) > StackGuard.unguardedDepth { try checkStack(at: index, path: path) }
         if isCurrent {
             let savedType = currentType
             currentType = T.self
@@ -250,7 +249,7 @@ extension TreeDecoder {
 
     /// Refuses to decode a model deeper when the thread's stack is nearly spent (``StackGuard``).
     @inline(never)
-    private func checkStack(at index: Int, path: CodingPathNode) throws {
+    func checkStack(at index: Int, path: CodingPathNode) throws {
         guard stackGuard.isExhausted() else { return }
         let error = DecodingError.dataCorrupted(
             .init(

@@ -377,6 +377,10 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
         }
+        // Every model level asks for a container: where the stack guard looks (``StackGuard``).
+        if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
+            try checkStack(at: nodeIndex, path: codingPathNode)
+        }
         guard let entry = try plan(for: Key.self) else {
             return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox))
         }
@@ -392,10 +396,16 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
         }
+        if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
+            try checkStack(at: nodeIndex, path: codingPathNode)
+        }
         return UnkeyedContainer(decoder: self, arrayIndex: nodeIndex, pathBox: pathBox)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        if depth(at: nodeIndex) > StackGuard.unguardedDepth { try checkStack(at: nodeIndex, path: codingPathNode) }
+        return self
+    }
 
     /// The error for asking a node for a container of the wrong kind: `valueNotFound` for null,
     /// `typeMismatch` otherwise, as Foundation reports them.
