@@ -366,7 +366,8 @@ extension TreeDecoder {
             }
             let mark = reportMark
             do {
-                let value = try withInnerDecoder(over: innerTree, replacing: index, path: path) { inner in
+                let value = try withInnerDecoder(over: innerTree, replacing: index, path: path, addsAllowance: true) {
+                    inner in
                     try inner.unwrap(T.self, at: 0, path: path)
                 }
                 report?.issues.insert(

@@ -309,20 +309,27 @@ extension TreeDecoder {
     /// `index` (JSON text in a string, JSON a hook returned), sharing this decoder's settings,
     /// report and nesting budget. Like the top-level decode, it makes the tree keep its input
     /// when something that `body` created still refers to it.
+    ///
+    /// - Parameter addsAllowance: Whether the inner tree brings its own retry allowance: JSON text
+    ///   in a string, which is part of the input, does; JSON that user code returned does not, or a
+    ///   hook that wraps its value again at every level would bring a fresh allowance at every level.
     func withInnerDecoder<R>(
-        over tree: JSONTree, replacing index: Int, path: CodingPathNode, _ body: (TreeDecoder) throws -> R
+        over tree: JSONTree, replacing index: Int, path: CodingPathNode, addsAllowance: Bool = false,
+        _ body: (TreeDecoder) throws -> R
     ) rethrows -> R {
         var inner = TreeDecoder(
             tree: tree, settings: settings, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
         // The inner tree takes part in this decode's Foundation-like pass and draws on its retry
-        // budget, with its own allowance added; it gives back what it refused and what it overspent.
+        // budget (with its own allowance added, for JSON text); it gives back what it refused and
+        // what it overspent.
         let budget = retryBudget
-        inner.retryBudget = budget &+ inner.retryBudget
+        inner.retryBudget = addsAllowance ? budget &+ inner.retryBudget : budget
         inner.inFoundationPass = inFoundationPass
         inner.stackExhaustion = stackExhaustion
         defer {
             materializedNodes += inner.materializedNodes
             refusals &+= inner.refusals
+            containersMade &+= inner.containersMade
             if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
             TreeDecoder.keepInputIfRetained(&inner)

@@ -212,6 +212,7 @@ extension TreeDecoder {
             }
         }
         let before = refusals
+        let work = containersMade
         inFoundationPass = true
         do {
             let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
@@ -224,6 +225,8 @@ extension TreeDecoder {
             guard refusals != before else { throw error }
             rememberFoundationFailure(of: T.self, at: index, error)
             // Paid for even when the budget runs out here: the types inside then take one pass.
+            // The failed pass's own work counts too: it may have gone deep into JSON hooks made.
+            retryBudget -= containersMade &- work
             _ = spendRetryBudget(on: index)
             do {
                 return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
@@ -258,6 +261,14 @@ extension TreeDecoder {
                     "The value nests \(depth(at: index)) levels deep, more than the stack of this thread leaves room to decode; decode it on a thread with a larger stack."
             ))
         if stackExhaustion == nil { stackExhaustion = error }
+        // Up the chain of super decoders to the decoder of the document, which fails the decode
+        // with it even where a model's `try?` swallowed it.
+        var parent = refusalSink
+        while let decoder = parent {
+            if decoder.stackExhaustion == nil { decoder.stackExhaustion = error }
+            parent = decoder.refusalSink
+        }
+        if let owner, owner.stackExhaustion == nil { owner.stackExhaustion = error }
         throw error
     }
 

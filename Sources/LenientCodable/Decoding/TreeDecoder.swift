@@ -133,7 +133,12 @@ final class TreeDecoder: Decoder {
         // Past an exhausted stack a second pass could not end differently.
         if stackExhaustion == nil {
             refusals &+= 1
-            if let refusalSink { refusalSink.refusals &+= 1 }
+            // Every decoder up the chain of super decoders may have a pass under way.
+            var sink = refusalSink
+            while let decoder = sink {
+                decoder.refusals &+= 1
+                sink = decoder.refusalSink
+            }
         }
         return false
     }
@@ -172,6 +177,11 @@ final class TreeDecoder: Decoder {
     /// time linear in it, not doubling with each level. Inner decoders (JSON in strings, JSON
     /// that hooks return) draw on it too, with their own tree's allowance added.
     @exclusivity(unchecked) var retryBudget: Int
+
+    /// How many keyed and unkeyed containers this decoder and its inner decoders made: the work of
+    /// a Foundation-like pass that failed, which its second pass takes from ``retryBudget`` (a
+    /// pass can go deep into JSON that hooks make up, far past the nodes of the tree it started in).
+    @exclusivity(unchecked) var containersMade = 0
 
     /// The retry budget a tree brings: four times its nodes, which covers a second pass of every
     /// type whose first one failed at three levels of nesting, and more.
@@ -377,6 +387,7 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
         }
+        containersMade &+= 1
         // Every model level asks for a container: where the stack guard looks (``StackGuard``).
         if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
             try checkStack(at: nodeIndex, path: codingPathNode)
@@ -396,6 +407,7 @@ final class TreeDecoder: Decoder {
             throw containerMismatch(
                 node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
         }
+        containersMade &+= 1
         if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }

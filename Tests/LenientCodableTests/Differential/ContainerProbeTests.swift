@@ -455,4 +455,44 @@ import Testing
         #expect(throws: DecodingError.self) { try decoder.decode(Rejecting.self, from: Data(json.utf8)) }
         #expect(counter.inits <= 4 * levels, "\(counter.inits) decodes for \(levels) levels")
     }
+
+    class Grand: Decodable {
+        var a: Int
+        enum CodingKeys: String, CodingKey { case a }
+        required init(from decoder: any Decoder) throws {
+            a = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .a)
+        }
+    }
+
+    class Parent: Grand {
+        var b: Int
+        enum ParentKeys: String, CodingKey { case b }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: ParentKeys.self)
+            b = try container.decode(Int.self, forKey: .b)
+            try super.init(from: container.superDecoder())
+        }
+    }
+
+    final class Child: Parent {
+        var c: Int
+        enum ChildKeys: String, CodingKey { case c, parent }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: ChildKeys.self)
+            c = try container.decode(Int.self, forKey: .c)
+            try super.init(from: container.superDecoder(forKey: .parent))
+        }
+    }
+
+    @Test func aValueTwoSuperDecodersDownIsForgivenAndReported() throws {
+        let data = Data(#"{"c":3,"parent":{"b":2,"super":{"a":"1"}}}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Child.self, from: data) }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Child.self, from: data)
+        #expect(value.a == 1 && value.b == 2 && value.c == 3)
+        #expect(report.issues.map(\.path) == ["parent.super.a"])
+        let clean = Data(#"{"c":3,"parent":{"b":2,"super":{"a":1}}}"#.utf8)
+        let (cleanValue, cleanReport) = try LenientJSONDecoder().decodeWithReport(Child.self, from: clean)
+        #expect(cleanValue.a == 1 && cleanValue.b == 2 && cleanValue.c == 3)
+        #expect(cleanReport.isEmpty)
+    }
 }

@@ -134,4 +134,48 @@ import Testing
         }
         #expect(large == .decoded(depth: 300))
     }
+
+    /// Decodes its child through a super decoder, swallowing its error.
+    final class ThroughSuper: Decodable, Sendable {
+        let child: ThroughSuper?
+
+        enum CodingKeys: String, CodingKey { case child }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            child = container.contains(.child) ? try? ThroughSuper(from: container.superDecoder(forKey: .child)) : nil
+        }
+    }
+
+    @Test func aRefusalBehindSuperDecodersStillFailsTheDecode() throws {
+        let json = String(repeating: #"{"child":"#, count: 510) + "{}" + String(repeating: "}", count: 510)
+        let data = Data(json.utf8)
+        let outcome = try runOnThread(stackSize: 256 << 10) {
+            Self.outcome {
+                var depth = 0
+                var node: ThroughSuper? = try LenientJSONDecoder().decode(ThroughSuper.self, from: data)
+                while let current = node {
+                    depth += 1
+                    node = current.child
+                }
+                return depth
+            }
+        }
+        guard case .refused = outcome else {
+            Issue.record("Expected the decode to be refused, got \(outcome)")
+            return
+        }
+        let large = try runOnThread(stackSize: 16 << 20) {
+            Self.outcome {
+                var depth = 0
+                var node: ThroughSuper? = try LenientJSONDecoder().decode(ThroughSuper.self, from: data)
+                while let current = node {
+                    depth += 1
+                    node = current.child
+                }
+                return depth
+            }
+        }
+        #expect(large == .decoded(depth: 511))
+    }
 }
