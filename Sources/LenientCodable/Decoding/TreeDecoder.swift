@@ -174,8 +174,9 @@ final class TreeDecoder: Decoder {
     /// as the element type — counted in nodes and proportional to the tree. Once spent, types
     /// decode in one lenient pass and objects and arrays are no longer wrapped, so that a model
     /// that probes one key as `T` and then as `[T]` at every level of a deep document costs
-    /// time linear in it, not doubling with each level. Inner decoders (JSON in strings, JSON
-    /// that hooks return) draw on it too, with their own tree's allowance added.
+    /// time linear in it, not doubling with each level. Inner decoders draw on it too: JSON text
+    /// in a string adds its own tree's allowance (it is part of the input); JSON that hooks and
+    /// transforms return adds none.
     @exclusivity(unchecked) var retryBudget: Int
 
     /// How many keyed and unkeyed containers this decoder and its inner decoders made: the work of
