@@ -45,6 +45,7 @@ struct StackGuard {
     @inline(never)
     static func currentAddress() -> UInt {
         var marker: UInt8 = 0
+        // Only the address is kept, as a number: nothing reads through it once the frame is gone.
         return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
@@ -75,6 +76,7 @@ struct StackGuard {
         var attributes = pthread_attr_t()
         guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }
+        // The stack's lowest address, kept as a number and never read through.
         var address: UnsafeMutableRawPointer?
         var size = 0
         guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }

@@ -150,20 +150,9 @@ extension TreeDecoder.KeyedContainer {
         var nodes: [Int] = []
         nodes.reserveCapacity(path.count)
         var current = objectIndex
-        for step in path {
-            if let position = step.index {
-                guard let element = tree.element(position, of: current) else { return nil }
-                current = element
-            } else if loosely {
-                guard let keyIndex = step.utf8.withUnsafeBufferPointer({ tree.findMemberLoosely(in: current, key: $0) })
-                else { return nil }
-                current = keyIndex + 1
-            } else {
-                guard tree[current].kind == .object, let value = tree.findMember(in: current, key: step.utf8) else {
-                    return nil
-                }
-                current = value
-            }
+        for key in path {
+            guard let next = tree.step(key, from: current, loosely: loosely) else { return nil }
+            current = next
             nodes.append(current)
         }
         return nodes.isEmpty ? nil : nodes

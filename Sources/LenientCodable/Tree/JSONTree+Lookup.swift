@@ -25,15 +25,25 @@ extension JSONTree {
     func resolve(_ path: [KeyBytes], in objectIndex: Int) -> Int? {
         var current = objectIndex
         for key in path {
-            if let position = key.index {
-                guard let element = element(position, of: current) else { return nil }
-                current = element
-                continue
-            }
-            guard nodes[current].kind == .object, let next = findMember(in: current, key: key.utf8) else { return nil }
+            guard let next = step(key, from: current, loosely: false) else { return nil }
             current = next
         }
         return current
+    }
+
+    /// One step of a nested key from the node `current`: the element an index step names, or the
+    /// value of the member a key names — exactly, or (`loosely`) ignoring ASCII case and the
+    /// separators `_`, `-` and space. `nil` when it is missing or the node is of another kind.
+    /// The one rule that decoding, encoding and ``UnknownKeys`` follow a key path by.
+    @inline(__always)
+    func step(_ key: KeyBytes, from current: Int, loosely: Bool) -> Int? {
+        if let position = key.index { return element(position, of: current) }
+        if loosely {
+            // The buffer is read only inside the closure, while `key.utf8` holds it.
+            return key.utf8.withUnsafeBufferPointer { findMemberLoosely(in: current, key: $0) }.map { $0 + 1 }
+        }
+        guard nodes[current].kind == .object else { return nil }
+        return findMember(in: current, key: key.utf8)
     }
 
     /// The node of an array's element at a position, or `nil` when the node is not an array or
@@ -54,17 +64,10 @@ extension JSONTree {
         var current = objectIndex
         var matched: [KeyBytes] = []
         for key in path {
-            if let position = key.index {
-                guard let element = element(position, of: current) else { return nil }
-                matched.append(key)
-                current = element
-                continue
-            }
-            guard let found = key.utf8.withUnsafeBufferPointer({ findMemberLoosely(in: current, key: $0) }) else {
-                return nil
-            }
-            matched.append(KeyBytes(string(at: found)))
-            current = found + 1
+            guard let next = step(key, from: current, loosely: true) else { return nil }
+            // An index step matches itself; a key step, the member's key as the document spells it.
+            matched.append(key.index == nil ? KeyBytes(string(at: next - 1)) : key)
+            current = next
         }
         return (current, matched)
     }

@@ -15,13 +15,7 @@ import Testing
         let number: Int
 
         var depth: Int {
-            var depth = 0
-            var node: Chain? = self
-            while let current = node {
-                depth += 1
-                node = current.child
-            }
-            return depth
+            StackGuardTests.length(of: self, next: \.child)
         }
     }
 
@@ -35,6 +29,17 @@ import Testing
             let container = try decoder.container(keyedBy: CodingKeys.self)
             child = try? container.decode(Swallowing.self, forKey: .child)
         }
+    }
+
+    /// How many nodes a chain holds, counted without recursion (a chain can be deeper than the stack).
+    static func length<Node>(of first: Node, next: KeyPath<Node, Node?>) -> Int {
+        var count = 1
+        var node = first[keyPath: next]
+        while let current = node {
+            count += 1
+            node = current[keyPath: next]
+        }
+        return count
     }
 
     static func chain(_ levels: Int) -> Data {
@@ -83,13 +88,7 @@ import Testing
         let data = Self.chain(511)
         let outcome = try runOnThread(stackSize: 256 << 10) {
             Self.outcome {
-                var depth = 0
-                var node: Swallowing? = try LenientJSONDecoder().decode(Swallowing.self, from: data)
-                while let current = node {
-                    depth += 1
-                    node = current.child
-                }
-                return depth
+                Self.length(of: try LenientJSONDecoder().decode(Swallowing.self, from: data), next: \.child)
             }
         }
         // Not a chain cut short where the stack ran out and the model's `try?` swallowed the refusal.
@@ -153,13 +152,7 @@ import Testing
         let data = Data(json.utf8)
         let outcome = try runOnThread(stackSize: kilobytes << 10) {
             Self.outcome {
-                var depth = 0
-                var node: ThroughSuper? = try LenientJSONDecoder().decode(ThroughSuper.self, from: data)
-                while let current = node {
-                    depth += 1
-                    node = current.child
-                }
-                return depth
+                Self.length(of: try LenientJSONDecoder().decode(ThroughSuper.self, from: data), next: \.child)
             }
         }
         // A chain through super decoders takes little stack a level: it may fit, but it is never cut short.
@@ -170,13 +163,7 @@ import Testing
         }
         let large = try runOnThread(stackSize: 16 << 20) {
             Self.outcome {
-                var depth = 0
-                var node: ThroughSuper? = try LenientJSONDecoder().decode(ThroughSuper.self, from: data)
-                while let current = node {
-                    depth += 1
-                    node = current.child
-                }
-                return depth
+                Self.length(of: try LenientJSONDecoder().decode(ThroughSuper.self, from: data), next: \.child)
             }
         }
         #expect(large == .decoded(depth: 511))
