@@ -4,8 +4,8 @@
 extension JSONParser {
     /// Where the parser is, in words, for messages: "in array", "in object", "at the top level".
     var context: String {
-        guard let container = stack.last else { return "at the top level" }
-        return nodes[container].kind == .object ? "in object" : "in array"
+        guard openContainer >= 0 else { return "at the top level" }
+        return nodes[openContainer].kind == .object ? "in object" : "in array"
     }
 
     @inline(never)

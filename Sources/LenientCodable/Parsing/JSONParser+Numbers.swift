@@ -109,7 +109,7 @@ extension JSONParser {
     private mutating func appendNumber(from start: Int, to end: Int, flags: UInt8) {
         nodes.append(
             JSONNode(
-                kind: .number, flags: flags, depth: UInt16(truncatingIfNeeded: stack.count),
+                kind: .number, flags: flags, depth: UInt16(truncatingIfNeeded: depth),
                 offset: UInt32(truncatingIfNeeded: start),
                 length: UInt32(truncatingIfNeeded: end - start),
                 end: UInt32(truncatingIfNeeded: nodes.count + 1)))

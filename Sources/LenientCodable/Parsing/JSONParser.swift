@@ -8,7 +8,8 @@
 /// document is either all valid or refused with the position of its first error. Options add
 /// trailing commas, and JSON5 as Foundation's `JSONDecoder` accepts it.
 ///
-/// The parser is iterative: nesting costs one entry of a small stack, never a call frame, and is
+/// The parser is iterative: nesting costs no call frame and no memory beyond the container's own
+/// node (an open container's `end` links to the container around it until it closes), and is
 /// limited to 512 levels as in Foundation.
 struct JSONParser {
     struct Options {
@@ -27,8 +28,12 @@ struct JSONParser {
     let options: Options
     var position = 0
     var nodes: NodeStorage
-    /// The open containers, innermost last.
-    var stack: [Int] = []
+    /// The innermost open container, or -1 at the top level. Each open container's node keeps
+    /// the index of the one around it, plus one, in its `end` until it closes: the open
+    /// containers form a list through the nodes, and a document needs no stack of its own.
+    var openContainer = -1
+    /// How many containers are open.
+    var depth = 0
     /// Whether node 0 is JSON5's brace-less top-level object.
     var hasImplicitTopLevelObject = false
 
@@ -86,12 +91,13 @@ struct JSONParser {
     /// Parses JSON5's `a: 1, b: 2` as the object `{a: 1, b: 2}`.
     private mutating func parseImplicitTopLevelObject() throws {
         let object = appendNode(.object, offset: position, length: 0)
-        stack.append(object)
+        open(object)
         hasImplicitTopLevelObject = true
         try parseMemberKey()
         try parseValueTree()
         // `parseValueTree` returns with the implicit object still open when the input ends.
-        stack.removeAll()
+        openContainer = -1
+        depth = 0
         nodes[object].end = UInt32(nodes.count)
     }
 
@@ -107,15 +113,14 @@ struct JSONParser {
             let current = byte(at: position)
             switch current {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard stack.count < options.maximumDepth else {
+                guard depth < options.maximumDepth else {
                     throw makeError(
                         .tooDeeplyNested, at: position,
                         "Too many nested arrays and objects (the limit is \(JSONParser.maximumDepth) for the whole document)\(positionSuffix(position))."
                     )
                 }
                 let isObject = current == UInt8(ascii: "{")
-                let container = appendNode(isObject ? .object : .array, offset: position, length: 0)
-                stack.append(container)
+                open(appendNode(isObject ? .object : .array, offset: position, length: 0))
                 position += 1
                 try skipWhitespace()
                 let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -149,7 +154,8 @@ struct JSONParser {
 
             // A value is complete: count it in its container, then read what follows it.
             afterValue: while true {
-                guard let container = stack.last else { return }
+                let container = openContainer
+                guard container >= 0 else { return }
                 nodes.incrementLength(at: container)
                 try skipWhitespace()
                 // JSON5's brace-less top-level object ends with the input, not with a brace.
@@ -190,16 +196,27 @@ struct JSONParser {
         let index = nodes.count
         nodes.append(
             JSONNode(
-                kind: kind, flags: flags, depth: UInt16(truncatingIfNeeded: stack.count),
+                kind: kind, flags: flags, depth: UInt16(truncatingIfNeeded: depth),
                 offset: UInt32(truncatingIfNeeded: offset),
                 length: UInt32(truncatingIfNeeded: length),
                 end: UInt32(truncatingIfNeeded: index + 1)))
         return index
     }
 
+    /// Makes the container just appended the innermost open one.
+    @inline(__always)
+    private mutating func open(_ container: Int) {
+        nodes[container].end = UInt32(truncatingIfNeeded: openContainer &+ 1)
+        openContainer = container
+        depth &+= 1
+    }
+
+    /// Closes the innermost open container: its `end` becomes the index past its last node.
     @inline(__always)
     private mutating func closeContainer() {
-        let container = stack.removeLast()
+        let container = openContainer
+        openContainer = Int(nodes[container].end) &- 1
+        depth &-= 1
         nodes[container].end = UInt32(truncatingIfNeeded: nodes.count)
     }
 
