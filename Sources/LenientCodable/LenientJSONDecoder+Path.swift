@@ -26,10 +26,10 @@ extension LenientJSONDecoder {
     ///   into a value of another kind, each with the path so far; `dataCorrupted` for a path that
     ///   is not one; and otherwise as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: String) throws -> T {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         return try data.withUnsafeBytes { raw in
-            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), settings: settings, at: path)
+            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), context: context, at: path)
         }
     }
 
@@ -42,11 +42,11 @@ extension LenientJSONDecoder {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,Data,_)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from string: String, at path: String) throws -> T {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         var string = string
         return try string.withUTF8 { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, isKnownUTF8: true, at: path)
+            try TreeDecoder.decode(type, from: buffer, context: context, isKnownUTF8: true, at: path)
         }
     }
 
@@ -59,10 +59,10 @@ extension LenientJSONDecoder {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,Data,_)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], at path: String) throws -> T {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         return try bytes.withUnsafeBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, at: path)
+            try TreeDecoder.decode(type, from: buffer, context: context, at: path)
         }
     }
 
@@ -75,7 +75,7 @@ extension LenientJSONDecoder {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,Data,_)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: String) throws -> T {
-        try TreeDecoder.decode(type, fromValue: value, settings: currentSettings, at: try DocumentPath(path))
+        try TreeDecoder.decode(type, fromValue: value, context: currentContext, at: try DocumentPath(path))
     }
 
     /// Decodes the value found at a path inside the document and reports every value the decoder
@@ -90,12 +90,12 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from data: Data, at path: String) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         let collector = ReportCollector()
         let value = try data.withUnsafeBytes { raw in
             try TreeDecoder.decode(
-                type, from: raw.bindMemory(to: UInt8.self), settings: settings, report: collector, at: path)
+                type, from: raw.bindMemory(to: UInt8.self), context: context, report: collector, at: path)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -112,13 +112,13 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from string: String, at path: String) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         let collector = ReportCollector()
         var string = string
         let value = try string.withUTF8 { buffer in
             try TreeDecoder.decode(
-                type, from: buffer, settings: settings, isKnownUTF8: true, report: collector, at: path)
+                type, from: buffer, context: context, isKnownUTF8: true, report: collector, at: path)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -135,11 +135,11 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from bytes: [UInt8], at path: String) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let path = try DocumentPath(path)
         let collector = ReportCollector()
         let value = try bytes.withUnsafeBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, report: collector, at: path)
+            try TreeDecoder.decode(type, from: buffer, context: context, report: collector, at: path)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -158,7 +158,7 @@ extension LenientJSONDecoder {
     ) {
         let collector = ReportCollector()
         let decoded = try TreeDecoder.decode(
-            type, fromValue: value, settings: currentSettings, report: collector, at: try DocumentPath(path))
+            type, fromValue: value, context: currentContext, report: collector, at: try DocumentPath(path))
         return (decoded, DecodingReport(issues: collector.issues))
     }
 }

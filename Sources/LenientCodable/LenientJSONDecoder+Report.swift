@@ -22,10 +22,10 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from data: Data) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let collector = ReportCollector()
         let value = try data.withUnsafeBytes { raw in
-            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), settings: settings, report: collector)
+            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), context: context, report: collector)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -40,11 +40,11 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from string: String) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let collector = ReportCollector()
         var string = string
         let value = try string.withUTF8 { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: collector)
+            try TreeDecoder.decode(type, from: buffer, context: context, isKnownUTF8: true, report: collector)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -59,10 +59,10 @@ extension LenientJSONDecoder {
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> (
         value: T, report: DecodingReport
     ) {
-        let settings = currentSettings
+        let context = currentContext
         let collector = ReportCollector()
         let value = try bytes.withUnsafeBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, report: collector)
+            try TreeDecoder.decode(type, from: buffer, context: context, report: collector)
         }
         return (value, DecodingReport(issues: collector.issues))
     }
@@ -78,7 +78,7 @@ extension LenientJSONDecoder {
         value: T, report: DecodingReport
     ) {
         let collector = ReportCollector()
-        let decoded = try TreeDecoder.decode(type, fromValue: value, settings: currentSettings, report: collector)
+        let decoded = try TreeDecoder.decode(type, fromValue: value, context: currentContext, report: collector)
         return (decoded, DecodingReport(issues: collector.issues))
     }
 

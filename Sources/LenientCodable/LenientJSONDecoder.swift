@@ -28,7 +28,12 @@ import Foundation
 /// once. Each `decode` call works with the settings as they were when it started.
 public final class LenientJSONDecoder: @unchecked Sendable {
     private let lock = NSLock()
-    private var settings: DecoderSettings
+    // Both are read and written only while `lock` is held, which is what makes the class
+    // `Sendable`; the lock also makes the runtime's exclusivity checks redundant.
+    @exclusivity(unchecked) private var settings: DecoderSettings
+    /// The settings as decode calls read them, built by the first call after a change and shared
+    /// by the calls that follow, until the next change.
+    @exclusivity(unchecked) private var cachedContext: DecodeContext?
 
     /// Creates a decoder.
     ///
@@ -48,14 +53,30 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         self.init(options: options)
     }
 
+    /// Changes the settings under the lock; the next decode call builds a new context.
     private func withSettings<Value>(_ body: (inout DecoderSettings) -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
+        cachedContext = nil
         return body(&settings)
     }
 
-    /// A copy of the settings, taken under the lock when a decode starts.
-    var currentSettings: DecoderSettings { withSettings { $0 } }
+    /// Reads the settings under the lock.
+    private func readSettings<Value>(_ body: (DecoderSettings) -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(settings)
+    }
+
+    /// The context a decode call starts with: the settings as they are now.
+    var currentContext: DecodeContext {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedContext { return cachedContext }
+        let context = DecodeContext(settings)
+        cachedContext = context
+        return context
+    }
 
     /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
     /// or a combination of your own.
@@ -64,20 +85,21 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// `decoder.options.coercesBooleans = false` — happens under the decoder's lock, so changes
     /// made by many threads at once are all kept.
     public var options: Options {
-        get { withSettings { $0.options } }
+        get { readSettings { $0.options } }
         set { withSettings { $0.options = newValue } }
         // The lock is held while the caller changes the value in place: a read, change and write
         // of a shared decoder's options from two threads cannot lose either change.
         _modify {
             lock.lock()
             defer { lock.unlock() }
+            cachedContext = nil
             yield &settings.options
         }
     }
 
     /// How dates are decoded; the same as `JSONDecoder.dateDecodingStrategy`.
     public var dateDecodingStrategy: JSONDecoder.DateDecodingStrategy {
-        get { withSettings { $0.dateDecodingStrategy } }
+        get { readSettings { $0.dateDecodingStrategy } }
         set {
             withSettings {
                 $0.dateDecodingStrategy = newValue
@@ -88,31 +110,32 @@ public final class LenientJSONDecoder: @unchecked Sendable {
 
     /// How `Data` is decoded; the same as `JSONDecoder.dataDecodingStrategy`.
     public var dataDecodingStrategy: JSONDecoder.DataDecodingStrategy {
-        get { withSettings { $0.dataDecodingStrategy } }
+        get { readSettings { $0.dataDecodingStrategy } }
         set { withSettings { $0.dataDecodingStrategy = newValue } }
     }
 
     /// How strings that stand for non-finite numbers are decoded; the same as
     /// `JSONDecoder.nonConformingFloatDecodingStrategy`.
     public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy {
-        get { withSettings { $0.nonConformingFloatDecodingStrategy } }
+        get { readSettings { $0.nonConformingFloatDecodingStrategy } }
         set { withSettings { $0.nonConformingFloatDecodingStrategy = newValue } }
     }
 
     /// How JSON keys are turned into coding keys; the same as `JSONDecoder.keyDecodingStrategy`.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy {
-        get { withSettings { $0.keyDecodingStrategy } }
+        get { readSettings { $0.keyDecodingStrategy } }
         set { withSettings { $0.keyDecodingStrategy = newValue } }
     }
 
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
-        get { withSettings { $0.userInfo } }
+        get { readSettings { $0.userInfo } }
         set { withSettings { $0.userInfo = newValue } }
         // `decoder.userInfo[key] = value` from several threads keeps every key.
         _modify {
             lock.lock()
             defer { lock.unlock() }
+            cachedContext = nil
             yield &settings.userInfo
         }
     }
@@ -121,7 +144,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// hexadecimal numbers, leading or trailing decimal points, a leading `+`, `Infinity` and
     /// `NaN`, and escaped line breaks. The same as `JSONDecoder.allowsJSON5`.
     public var allowsJSON5: Bool {
-        get { withSettings { $0.allowsJSON5 } }
+        get { readSettings { $0.allowsJSON5 } }
         set { withSettings { $0.allowsJSON5 = newValue } }
     }
 
@@ -129,7 +152,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// `JSONDecoder.assumesTopLevelDictionary`. As in Foundation, it applies with or without
     /// ``allowsJSON5``: `"x": 42` decodes as `["x": 42]`, and an empty or blank document as `[:]`.
     public var assumesTopLevelDictionary: Bool {
-        get { withSettings { $0.assumesTopLevelDictionary } }
+        get { readSettings { $0.assumesTopLevelDictionary } }
         set { withSettings { $0.assumesTopLevelDictionary = newValue } }
     }
 
@@ -146,7 +169,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// It runs on the thread of the decode, after the value is decoded and before `decode`
     /// returns; a decode that throws does not call it.
     public var reportHandler: (@Sendable (_ type: Any.Type, _ report: DecodingReport) -> Void)? {
-        get { withSettings { $0.reportHandler } }
+        get { readSettings { $0.reportHandler } }
         set { withSettings { $0.reportHandler = newValue } }
     }
 
@@ -163,9 +186,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Throws: `DecodingError`. Syntax errors are `dataCorrupted` with a ``JSONParseError``
     ///   (line, column and byte offset) as the underlying error.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let settings = withSettings { $0 }
+        let context = currentContext
         return try data.withUnsafeBytes { raw in
-            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), settings: settings)
+            try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), context: context)
         }
     }
 
@@ -177,10 +200,10 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-        let settings = withSettings { $0 }
+        let context = currentContext
         var string = string
         return try string.withUTF8 { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings, isKnownUTF8: true)
+            try TreeDecoder.decode(type, from: buffer, context: context, isKnownUTF8: true)
         }
     }
 
@@ -192,9 +215,9 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let settings = withSettings { $0 }
+        let context = currentContext
         return try bytes.withUnsafeBufferPointer { buffer in
-            try TreeDecoder.decode(type, from: buffer, settings: settings)
+            try TreeDecoder.decode(type, from: buffer, context: context)
         }
     }
 
@@ -206,7 +229,7 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)`` does.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try TreeDecoder.decode(type, fromValue: value, settings: withSettings { $0 })
+        try TreeDecoder.decode(type, fromValue: value, context: currentContext)
     }
 
     /// Decodes a value of the given type from what `JSONSerialization` produces: dictionaries,
@@ -257,11 +280,12 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     private func decode<T: DecodableWithConfiguration>(
         _ box: ConfiguredBox<T>.Type, from data: Data, configuration: T.DecodingConfiguration
     ) throws -> T {
-        var settings = withSettings { $0 }
+        var settings = readSettings { $0 }
         let key = CodingUserInfoKey.lenientConfiguration
         settings.userInfo[key] = ConfigurationHolder(configuration)
+        let context = DecodeContext(settings)
         return try data.withUnsafeBytes { raw in
-            try TreeDecoder.decode(box, from: raw.bindMemory(to: UInt8.self), settings: settings).value
+            try TreeDecoder.decode(box, from: raw.bindMemory(to: UInt8.self), context: context).value
         }
     }
 }
@@ -297,6 +321,46 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable, ConfigurationCar
                 .init(codingPath: decoder.codingPath, debugDescription: "Missing decoding configuration."))
         }
         value = try T(from: decoder, configuration: configuration)
+    }
+}
+
+/// What a decode call reads from its decoder: the settings, and what is worked out from them
+/// once. A decoder builds one on the first call after a change of its settings and shares it
+/// with the calls that follow, so a call retains one reference instead of copying every setting.
+///
+/// `@unchecked Sendable`: `settings` and `userInfo` never change after `init`, and
+/// `knownTraits` is read and written only while `lock` is held.
+final class DecodeContext: @unchecked Sendable {
+    let settings: DecoderSettings
+    /// `settings.userInfo` as `Decoder.userInfo` hands it out.
+    let userInfo: [CodingUserInfoKey: Any]
+    private let lock = NSLock()
+    /// The traits of the types decodes with this context have met, which the next decode
+    /// starts with instead of looking each up again (see ``TreeDecoder/traits(of:)``).
+    private var knownTraits: [(id: ObjectIdentifier, traits: TypeTraits)] = []
+    /// The most types a decode hands on to the next: a decode searches them one by one, and a
+    /// small response meets a few.
+    static let maximumKnownTraits = 32
+
+    init(_ settings: DecoderSettings) {
+        self.settings = settings
+        // An empty dictionary costs no allocation; `mapValues` would make one.
+        userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
+    }
+
+    /// The traits earlier decodes met.
+    var traitsSeed: [(id: ObjectIdentifier, traits: TypeTraits)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return knownTraits
+    }
+
+    /// Keeps the traits a decode met, which start with an earlier seed, for the decodes that follow.
+    func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)]) {
+        guard traits.count <= DecodeContext.maximumKnownTraits else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if traits.count > knownTraits.count { knownTraits = traits }
     }
 }
 

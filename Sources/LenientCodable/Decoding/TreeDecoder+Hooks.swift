@@ -135,7 +135,9 @@ extension TreeDecoder {
 
     /// The traits of a type, from the per-decode table: the last type asked for first, then the
     /// others in the order they were met. A decode meets few types, so a linear search of
-    /// pointer comparisons beats hashing.
+    /// pointer comparisons beats hashing. The table starts with the types that earlier decodes
+    /// with the same settings met (``DecodeContext/traitsSeed``), so that a small response's
+    /// decode finds its types without a lock or an allocation.
     @inline(__always)
     func traits(of type: Any.Type) -> TypeTraits {
         let id = ObjectIdentifier(type)
@@ -154,6 +156,7 @@ extension TreeDecoder {
         if hasConverters { traits = traits.withConverters(options.converters, for: type) }
         traitsTable.append((id, traits))
         lastTraitsIndex = traitsTable.count - 1
+        metNewTypes = true
         return traits
     }
 
@@ -318,7 +321,7 @@ extension TreeDecoder {
         _ body: (TreeDecoder) throws -> R
     ) rethrows -> R {
         var inner = TreeDecoder(
-            tree: tree, settings: settings, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
+            tree: tree, context: context, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
         // The inner tree takes part in this decode's Foundation-like pass and draws on its retry
         // budget (with its own allowance added, for JSON text); it gives back what it refused and
         // what it overspent.

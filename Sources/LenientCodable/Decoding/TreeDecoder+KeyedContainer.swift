@@ -851,7 +851,7 @@ extension TreeDecoder {
         private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) -> TreeDecoder {
             let path = pathBox.appending(key)
             guard let valueIndex else {
-                let null = TreeDecoder.nullDecoder(settings: decoder.settings, path: path, userInfo: decoder.userInfo)
+                let null = TreeDecoder.nullDecoder(context: decoder.context, path: path, userInfo: decoder.userInfo)
                 null.takePart(in: decoder)
                 return null
             }
@@ -860,11 +860,11 @@ extension TreeDecoder {
     }
 
     /// A decoder whose value is `null`, for a super decoder of a missing key.
-    static func nullDecoder(settings: DecoderSettings, path: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
+    static func nullDecoder(context: DecodeContext, path: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
         -> TreeDecoder
     {
         let tree = JSONTree.null
-        return TreeDecoder(tree: tree, settings: settings, nodeIndex: 0, codingPathNode: path, userInfo: userInfo)
+        return TreeDecoder(tree: tree, context: context, nodeIndex: 0, codingPathNode: path, userInfo: userInfo)
     }
 }
 

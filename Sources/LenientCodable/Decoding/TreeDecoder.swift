@@ -13,7 +13,11 @@ final class TreeDecoder: Decoder {
     // thread and never holds an access to it across a call that could touch it again, so its
     // accesses are not checked dynamically for exclusivity (the checks cost about 3% of a decode).
     let tree: JSONTree
-    let settings: DecoderSettings
+    /// The settings of the decode call, shared with the decoder that made them.
+    let context: DecodeContext
+    var settings: DecoderSettings {
+        _read { yield context.settings }
+    }
     /// The node of the value being decoded.
     @exclusivity(unchecked) var nodeIndex: Int
     /// The coding path of the value being decoded, boxed so that containers can extend it
@@ -26,7 +30,9 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var report: ReportCollector?
     let userInfo: [CodingUserInfoKey: Any]
     /// The decode's options, read on every value.
-    let options: LenientJSONDecoder.Options
+    var options: LenientJSONDecoder.Options {
+        _read { yield context.settings.options }
+    }
     /// Whether any value may be forgiven; when not, only Foundation's paths run.
     let isLenient: Bool
     /// Whether the options register any converter; when not, no value looks for one.
@@ -36,6 +42,8 @@ final class TreeDecoder: Decoder {
     /// The traits of the types met so far in this decode, and the last one looked up.
     @exclusivity(unchecked) var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
     @exclusivity(unchecked) var lastTraitsIndex = 0
+    /// Whether this decode added types to the table that it started with.
+    @exclusivity(unchecked) var metNewTypes = false
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     @exclusivity(unchecked) var cachedPlan: PlanEntry?
     /// The plans this decode has used, searched before the process-wide cache and its lock.
@@ -153,7 +161,7 @@ final class TreeDecoder: Decoder {
     /// Foundation-like pass under way, so a superclass decodes as its subclass does.
     func superDecoder(at index: Int, path: CodingPathNode) -> TreeDecoder {
         let decoder = TreeDecoder(
-            tree: tree, settings: settings, nodeIndex: index, codingPathNode: path, userInfo: userInfo,
+            tree: tree, context: context, nodeIndex: index, codingPathNode: path, userInfo: userInfo,
             depthBase: depthBase, owner: owner ?? self)
         decoder.takePart(in: self)
         return decoder
@@ -236,21 +244,22 @@ final class TreeDecoder: Decoder {
     let owner: TreeDecoder?
 
     init(
-        tree: JSONTree, settings: DecoderSettings, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
+        tree: JSONTree, context: DecodeContext, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
         userInfo: [CodingUserInfoKey: Any]? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
         self.depthBase = depthBase
         self.owner = owner
-        self.settings = settings
+        self.context = context
         self.nodeIndex = nodeIndex
         self.pathBox = PathBox(codingPathNode)
-        self.userInfo = userInfo ?? settings.userInfo.mapValues { $0 as Any }
-        self.options = settings.options
-        self.isLenient = settings.options.forgivesValues
-        self.hasConverters = !settings.options.converters.isEmpty
-        self.readKeys = settings.options.reportsUnknownKeys ? [] : nil
+        self.userInfo = userInfo ?? context.userInfo
+        let options = context.settings.options
+        self.isLenient = options.forgivesValues
+        self.hasConverters = !options.converters.isEmpty
+        self.readKeys = options.reportsUnknownKeys ? [] : nil
+        traitsTable = context.traitsSeed
     }
 
     var codingPath: [any CodingKey] { codingPathNode.path }
@@ -258,16 +267,16 @@ final class TreeDecoder: Decoder {
     /// Parses the input and decodes the top-level value, or the value at `path`; hands the report
     /// to the decoder's report handler when it has one and the report is not empty.
     static func decode<T: Decodable>(
-        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool = false,
+        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, context: DecodeContext, isKnownUTF8: Bool = false,
         report: ReportCollector? = nil, at path: DocumentPath? = nil
     ) throws -> T {
-        guard let handler = settings.reportHandler else {
+        guard let handler = context.settings.reportHandler else {
             return try decodeDocument(
-                type, from: buffer, settings: settings, isKnownUTF8: isKnownUTF8, report: report, at: path)
+                type, from: buffer, context: context, isKnownUTF8: isKnownUTF8, report: report, at: path)
         }
         let collector = report ?? ReportCollector()
         let value = try decodeDocument(
-            type, from: buffer, settings: settings, isKnownUTF8: isKnownUTF8, report: collector, at: path)
+            type, from: buffer, context: context, isKnownUTF8: isKnownUTF8, report: collector, at: path)
         if !collector.issues.isEmpty {
             // The type the caller asked for, not the box that carries a decoding configuration.
             let reported = (T.self as? any ConfigurationCarrying.Type)?.valueType ?? T.self
@@ -277,9 +286,10 @@ final class TreeDecoder: Decoder {
     }
 
     private static func decodeDocument<T: Decodable>(
-        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, settings: DecoderSettings, isKnownUTF8: Bool,
+        _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, context: DecodeContext, isKnownUTF8: Bool,
         report: ReportCollector?, at path: DocumentPath?
     ) throws -> T {
+        let settings = context.settings
         let input: JSONInput.UTF8Input
         do {
             input = try JSONInput.utf8(buffer, isKnownUTF8: isKnownUTF8)
@@ -296,20 +306,22 @@ final class TreeDecoder: Decoder {
             } catch let error as JSONParseError {
                 throw invalidJSON(error)
             }
-            var decoder = TreeDecoder(tree: tree, settings: settings)
+            let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
+            // The decoder starts at the value, which it decodes as its current one.
+            var decoder = TreeDecoder(tree: tree, context: context, nodeIndex: index, codingPathNode: codingPath)
             defer { keepInputIfRetained(&decoder) }
             decoder.report = report
-            let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
             // Foundation decodes the top-level value as the runtime type passed in:
             // `decode(Child.self as Base.Type, from:)` gives a `Child`.
             let value =
                 try type == T.self
-                ? decoder.unwrap(type, at: index, path: codingPath)
+                ? decoder.unwrap(type, at: index, path: codingPath, isCurrent: true)
                 : decoder.unwrapRuntimeType(type, at: index, path: codingPath)
             // A value too deep for the thread's stack fails the decode, even where a model's
             // own `try?` swallowed the error: nothing below it was decoded.
             if let exhaustion = decoder.stackExhaustion { throw exhaustion }
             decoder.shareKeyOrders()
+            if decoder.metNewTypes { decoder.context.learn(decoder.traitsTable) }
             return value
         }
     }
@@ -319,8 +331,8 @@ final class TreeDecoder: Decoder {
     private func unwrapRuntimeType<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T {
         let runtimeType: any Decodable.Type = type
         // Passing the existential opens it: `unwrap` runs with the subclass as its generic type.
-        guard let value = try unwrap(runtimeType, at: index, path: path) as? T else {
-            return try unwrap(type, at: index, path: path)
+        guard let value = try unwrap(runtimeType, at: index, path: path, isCurrent: true) as? T else {
+            return try unwrap(type, at: index, path: path, isCurrent: true)
         }
         return value
     }
@@ -350,11 +362,17 @@ final class TreeDecoder: Decoder {
     /// caller knows: what cannot be decoded (a `.number` whose text is not a number, nesting past
     /// the budget) is reported with the path to the offending value instead.
     static func decode<T: Decodable>(
-        _ type: T.Type, fromValue value: JSONValue, settings: DecoderSettings, report: ReportCollector? = nil,
+        _ type: T.Type, fromValue value: JSONValue, context: DecodeContext, report: ReportCollector? = nil,
         at path: DocumentPath? = nil
     ) throws -> T {
-        var settings = settings
-        settings.assumesTopLevelDictionary = false
+        var context = context
+        if context.settings.assumesTopLevelDictionary {
+            // A value is whole: no braces are left out of its text.
+            var settings = context.settings
+            settings.assumesTopLevelDictionary = false
+            context = DecodeContext(settings)
+        }
+        let settings = context.settings
         let bytes: [UInt8]
         do {
             // JSON5's non-finite numbers keep their names in a value; only a JSON5 decoder reads them.
@@ -367,7 +385,7 @@ final class TreeDecoder: Decoder {
                     underlyingError: error))
         }
         return try bytes.withUnsafeBufferPointer { buffer in
-            try decode(type, from: buffer, settings: settings, isKnownUTF8: true, report: report, at: path)
+            try decode(type, from: buffer, context: context, isKnownUTF8: true, report: report, at: path)
         }
     }
 

@@ -254,4 +254,23 @@ import Testing
         #expect(removed.converters.isEmpty)
         #expect(removed == without)
     }
+
+    /// A decoder remembers what it learned about a type between decodes; a setting changed after
+    /// a decode must still apply to the next one, in both directions.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func converterRegisteredOrRemovedBetweenDecodesAppliesToTheNext(base: LenientJSONDecoder.Options) throws {
+        let decoder = LenientJSONDecoder(options: base)
+        let plain = Data(#"{"total": {"cents": 1250, "currency": "USD"}, "paid": true}"#.utf8)
+        let text = Data(#"{"total": "12.5 USD", "paid": true}"#.utf8)
+        #expect(try decoder.decode(Order.self, from: plain) == Order(total: Self.usd1250, paid: true))
+        #expect(throws: DecodingError.self) { try decoder.decode(Order.self, from: text) }
+
+        decoder.options.converters.register(Money.self, Self.money(from:))
+        #expect(try decoder.decode(Order.self, from: text) == Order(total: Self.usd1250, paid: true))
+
+        decoder.options.converters.removeConverter(for: Money.self)
+        #expect(throws: DecodingError.self) { try decoder.decode(Order.self, from: text) }
+        let encoded = try LenientJSONEncoder().encode(Order(total: Self.usd1250, paid: true))
+        #expect(try decoder.decode(Order.self, from: encoded) == Order(total: Self.usd1250, paid: true))
+    }
 }

@@ -37,6 +37,60 @@ import Testing
         }
     }
 
+    /// Eight tasks decode with one decoder while another registers and removes a converter: the
+    /// settings a decode call reads, and the type facts it hands on to the next call, are shared
+    /// between calls (built once per change of the settings). Each decode must see the settings
+    /// of one moment, all of them: with the converter, the text decodes; without it, it fails.
+    @Test func decodesSeeWholeSettingsWhileAConverterComesAndGoes() async throws {
+        struct Price: Codable, Equatable, Sendable {
+            var cents: Int
+        }
+        struct Item: Codable, Equatable, Sendable {
+            var name: String
+            var price: Price
+        }
+        let decoder = LenientJSONDecoder(options: .strict)
+        let converted = Data(#"{"name": "pen", "price": "125"}"#.utf8)
+        let plain = Data(#"{"name": "pen", "price": {"cents": 125}}"#.utf8)
+        let expected = Item(name: "pen", price: Price(cents: 125))
+        let outcomes = try await withThrowingTaskGroup(of: (converted: Int, refused: Int).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var counts = (converted: 0, refused: 0)
+                    for _ in 0..<300 {
+                        #expect(try decoder.decode(Item.self, from: plain) == expected)
+                        do {
+                            #expect(try decoder.decode(Item.self, from: converted) == expected)
+                            counts.converted += 1
+                        } catch let error as DecodingError {
+                            guard case .typeMismatch = error else { throw error }
+                            counts.refused += 1
+                        }
+                    }
+                    return counts
+                }
+            }
+            group.addTask {
+                for round in 0..<300 {
+                    if round.isMultiple(of: 2) {
+                        decoder.options.converters.register(Price.self) { json in
+                            guard let text = json.stringValue, let cents = Int(text) else {
+                                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(json)"))
+                            }
+                            return Price(cents: cents)
+                        }
+                    } else {
+                        decoder.options.converters.removeConverter(for: Price.self)
+                    }
+                    await Task.yield()
+                }
+                return (0, 0)
+            }
+            return try await group.reduce(into: [(converted: Int, refused: Int)]()) { $0.append($1) }
+        }
+        #expect(outcomes.map { $0.converted + $0.refused }.reduce(0, +) == 8 * 300)
+    }
+
     /// Eight threads register converters on one shared decoder and encoder at once, through the
     /// spelling the docs show (`decoder.options.converters.register`): a registration made in
     /// place is one step under the coder's lock, so none is lost.
