@@ -74,6 +74,11 @@ final class PathBox {
     /// For key strategies that convert keys through a table: the keyed container's object's
     /// converted keys, each to its value node. A box belongs to one node, so to one object.
     @exclusivity(unchecked) var convertedKeys: [String: Int]?
+    /// For a keyed container without a key table: the key node after the last member found, where
+    /// the next search starts (0 before the first), and a summary of the keys before it
+    /// (``JSONTree/findMember(in:key:cursor:)``).
+    @exclusivity(unchecked) var nextKey = 0
+    @exclusivity(unchecked) var keysBefore = KeySummary()
 
     init(_ node: CodingPathNode) { self.node = node }
 

@@ -133,7 +133,7 @@ extension TreeDecoder {
             if convertsFromSnakeCase {
                 return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
             }
-            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
+            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 
         /// A mapped key whose value is not simply its first candidate's: records a fallback for
@@ -844,7 +844,7 @@ extension TreeDecoder {
             if convertsFromSnakeCase {
                 return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
             }
-            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0) }
+            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.

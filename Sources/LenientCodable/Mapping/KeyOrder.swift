@@ -145,7 +145,7 @@ extension TreeDecoder {
     ) -> MappedValue {
         switch KeyOrder.Storage.lookup(name, in: order, cursor: cursor) {
         case .rename(let jsonKey):
-            guard let index = tree.findMember(in: objectIndex, key: jsonKey) else { return .missing }
+            guard let index = tree.findMember(in: objectIndex, key: jsonKey, cursor: cursor) else { return .missing }
             return .found(index)
         case .candidates(let entry):
             guard let (index, position) = order.pointee.table.pointee.resolve(entry, in: tree, objectIndex: objectIndex)

@@ -14,6 +14,52 @@ extension JSONTree {
         return nil
     }
 
+    /// ``findMember(in:key:)`` for a container that asks for its keys one after another, as a
+    /// synthesized `init(from:)` does: the search starts where the last one ended, so that a
+    /// model that asks in the document's order finds each key at the first comparison, and a
+    /// missing key costs the members after the last one found rather than all of them.
+    ///
+    /// The first of duplicate keys must still win. `cursor` keeps, besides the place, a summary
+    /// of the keys before it (``KeySummary``): when the key is not in it, no key before the
+    /// place is equal, and the first match after it is the first in the object; otherwise the
+    /// search starts at the first member, as ``findMember(in:key:)`` does.
+    @inline(__always)
+    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+        let hash = KeySummary.hash(key)
+        guard !cursor.keysBefore.contains(hash) else { return findMember(in: objectIndex, key: key) }
+        let end = Int(nodes[objectIndex].end)
+        let keyIndex = max(cursor.nextKey, objectIndex + 1)
+        if keyIndex < end && stringEquals(at: keyIndex, key) {
+            // The usual case: the model asks for the member that follows the last one.
+            cursor.keysBefore.insert(hash)
+            cursor.nextKey = Int(nodes[keyIndex + 1].end)
+            return keyIndex + 1
+        }
+        return findMemberAfterCursor(in: objectIndex, key: key, hash: hash, from: keyIndex, end: end, cursor: cursor)
+    }
+
+    /// The rest of ``findMember(in:key:cursor:)``: the members after the place, each added to the
+    /// summary up to the one found.
+    private func findMemberAfterCursor(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, from start: Int, end: Int, cursor: PathBox
+    ) -> Int? {
+        var keyIndex = start
+        var keysBefore = cursor.keysBefore
+        while keyIndex < end {
+            let next = Int(nodes[keyIndex + 1].end)
+            if stringEquals(at: keyIndex, key) {
+                keysBefore.insert(hash)
+                cursor.keysBefore = keysBefore
+                cursor.nextKey = next
+                return keyIndex + 1
+            }
+            keysBefore.insert(keyAt: keyIndex, of: self)
+            keyIndex = next
+        }
+        // Not after the place, and (not in the summary) not before it either.
+        return nil
+    }
+
     @inline(__always)
     func findMember(in objectIndex: Int, key: [UInt8]) -> Int? {
         key.withUnsafeBufferPointer { findMember(in: objectIndex, key: $0) }
@@ -112,5 +158,61 @@ extension JSONTree {
             }
         }
         return nil
+    }
+}
+
+/// A summary of the keys of an object before a place in it, for
+/// ``JSONTree/findMember(in:key:cursor:)``: 256 bits, one per value of a hash of a key's text,
+/// so that equal keys have the same bit. A key whose bit is clear is not among them.
+struct KeySummary {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The hash of a key's text: its length and its first, middle and last bytes, mixed.
+    @inline(__always)
+    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        guard let base = key.baseAddress, key.count > 0 else { return 0 }
+        return hash(base, count: key.count)
+    }
+
+    @inline(__always)
+    static func hash(_ base: UnsafePointer<UInt8>, count: Int) -> UInt8 {
+        let bytes = UInt32(base[0]) &<< 8 | UInt32(base[count &>> 1]) &<< 16 | UInt32(base[count &- 1]) &<< 24
+        let mixed = (UInt32(truncatingIfNeeded: count) &* 0x9E37_79B1 ^ bytes) &* 0x9E37_79B1
+        return UInt8(truncatingIfNeeded: mixed &>> 24)
+    }
+
+    @inline(__always)
+    func contains(_ hash: UInt8) -> Bool {
+        let bit: UInt64 = 1 &<< UInt64(hash & 63)
+        switch hash &>> 6 {
+        case 0: return words.0 & bit != 0
+        case 1: return words.1 & bit != 0
+        case 2: return words.2 & bit != 0
+        default: return words.3 & bit != 0
+        }
+    }
+
+    @inline(__always)
+    mutating func insert(_ hash: UInt8) {
+        let bit: UInt64 = 1 &<< UInt64(hash & 63)
+        switch hash &>> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
+    }
+
+    /// Adds the key node at `index`; a key written with escapes, whose bytes are not its text,
+    /// fills the summary, so that every later search starts at the first member.
+    @inline(__always)
+    mutating func insert(keyAt index: Int, of tree: JSONTree) {
+        let node = tree.nodes[index]
+        guard !node.has(JSONNode.hasEscapes) else {
+            words = (.max, .max, .max, .max)
+            return
+        }
+        let count = Int(node.length)
+        insert(count == 0 ? 0 : KeySummary.hash(tree.input.baseAddress! + Int(node.offset), count: count))
     }
 }

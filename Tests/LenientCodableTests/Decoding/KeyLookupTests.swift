@@ -53,3 +53,62 @@ import Testing
         }
     }
 }
+
+/// A keyed container searches from where its last key was found, so that a model asking in the
+/// document's order finds each key at once. Whatever order a model asks in — backwards, the same
+/// key twice, keys that are missing — and whatever the document holds — duplicate keys (the first
+/// wins), keys written with escapes, more keys than a summary has bits — each answer must be the
+/// one Foundation gives.
+@Suite struct KeyLookupOrderTests {
+    static let orderKey = CodingUserInfoKey(rawValue: "order")!
+
+    /// Asks for the keys named in `userInfo`, in that order, and notes what each gave.
+    struct AskedInOrder: Decodable, Equatable {
+        var answers: [String]
+
+        init(from decoder: any Decoder) throws {
+            let order = decoder.userInfo[KeyLookupOrderTests.orderKey] as! [String]
+            let container = try decoder.container(keyedBy: TestCodingKey.self)
+            answers = try order.map { name in
+                let value = try container.decodeIfPresent(Int.self, forKey: TestCodingKey(name))
+                return "\(name)=\(value.map(String.init) ?? "missing")"
+            }
+        }
+    }
+
+    static let manyKeys = (0..<70).map { "key\($0)" }
+
+    static let documents: [String] = [
+        #"{"a":1,"b":2,"c":3}"#,
+        #"{"a":1,"b":2,"a":3,"c":4,"b":5}"#,
+        #"{"b":1,"a\u0062":2,"ab":3,"a":4}"#,
+        #"{"x":0,"ab":1,"b":2,"ab":3}"#,
+        "{" + manyKeys.enumerated().map { #""\#($1)":\#($0)"# }.joined(separator: ",") + #","key5":-5,"key69":-69}"#,
+    ]
+
+    static let orders: [[String]] = [
+        ["a", "b", "c"],
+        ["c", "b", "a"],
+        ["a", "a", "b", "b", "c", "c"],
+        ["b", "ab", "a", "ab", "x"],
+        ["missing", "a", "nothing", "c", "b"],
+        manyKeys,
+        manyKeys.reversed(),
+        manyKeys.filter { $0.hasSuffix("5") } + manyKeys + ["key5", "key69"],
+    ]
+
+    @Test(arguments: documents, orders)
+    func answersAreFoundations(document: String, order: [String]) throws {
+        let data = Data(document.utf8)
+        let foundation = JSONDecoder()
+        foundation.userInfo[Self.orderKey] = order
+        let expected = try foundation.decode(AskedInOrder.self, from: data)
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let decoder = LenientJSONDecoder(options: options)
+            decoder.userInfo[Self.orderKey] = order
+            // Twice: the second decode follows what the first learned.
+            #expect(try decoder.decode(AskedInOrder.self, from: data) == expected)
+            #expect(try decoder.decode(AskedInOrder.self, from: data) == expected)
+        }
+    }
+}
