@@ -3,10 +3,12 @@
 
 // Peak memory of decoding a 100 MB array of objects, against the input's size.
 //
-//   swift run -c release --package-path Benchmarks peak-memory [megabytes]
+//   swift run -c release --package-path Benchmarks peak-memory [megabytes] [--small-objects]
 //
 // The document is twitter.json's statuses, repeated until the array is at least the size asked
-// for (100 MB by default), written to a temporary file. Each decoder then runs in a process of
+// for (100 MB by default), written to a temporary file; with `--small-objects`, it is objects of
+// three members (`{"id":17,"name":"user 17","active":true}`, about 45 bytes each), where the
+// parsed tree weighs most against the input. Each decoder then runs in a process of
 // its own, which reads the file and decodes it once into `[Status]`; the process reports its
 // peak resident memory (getrusage's ru_maxrss) before and after. "peak / input" is the whole
 // process's peak — the input's own bytes, the runtime, the parsed tree and the decoded models —
@@ -39,14 +41,41 @@ func peakResidentBytes() -> Int {
     #endif
 }
 
-/// The decoders measured, by the name a child process is given.
-let decoders: [(name: String, decode: (Data) throws -> Int)] = [
-    ("parse-only", { try _parseForBenchmark($0) }),
-    ("strict", { try LenientJSONDecoder(.strict).decode([Status].self, from: $0).count }),
-    ("lenient", { try LenientJSONDecoder().decode([Status].self, from: $0).count }),
-    ("report", { try LenientJSONDecoder().decodeWithReport([Status].self, from: $0).value.count }),
-    ("foundation", { try JSONDecoder().decode([Status].self, from: $0).count }),
-]
+/// An element of the small-objects document.
+struct SmallObject: Codable {
+    var id: Int
+    var name: String
+    var active: Bool
+}
+
+/// The decoders measured, by the name a child process is given, for elements of type `Element`.
+func decoderTable<Element: Decodable>(of element: Element.Type) -> [(name: String, decode: (Data) throws -> Int)] {
+    [
+        ("parse-only", { try _parseForBenchmark($0) }),
+        ("strict", { try LenientJSONDecoder(.strict).decode([Element].self, from: $0).count }),
+        ("lenient", { try LenientJSONDecoder().decode([Element].self, from: $0).count }),
+        ("report", { try LenientJSONDecoder().decodeWithReport([Element].self, from: $0).value.count }),
+        ("foundation", { try JSONDecoder().decode([Element].self, from: $0).count }),
+    ]
+}
+
+let smallObjects = CommandLine.arguments.contains("--small-objects")
+let decoders = smallObjects ? decoderTable(of: SmallObject.self) : decoderTable(of: Status.self)
+
+/// Writes small objects as one array of at least `bytes` bytes.
+func writeSmallObjects(to url: URL, bytes: Int) throws -> Int {
+    var output = Data([UInt8(ascii: "[")])
+    output.reserveCapacity(bytes + 1_000)
+    var count = 0
+    while output.count < bytes {
+        if count > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(contentsOf: #"{"id":\#(count),"name":"user \#(count)","active":\#(count % 3 == 0)}"#.utf8)
+        count += 1
+    }
+    output.append(UInt8(ascii: "]"))
+    try output.write(to: url)
+    return count
+}
 
 /// Writes the statuses of twitter.json, repeated, as one array of at least `bytes` bytes.
 func writeDocument(to url: URL, bytes: Int) throws -> Int {
@@ -68,7 +97,7 @@ func writeDocument(to url: URL, bytes: Int) throws -> Int {
     return count
 }
 
-let arguments = CommandLine.arguments
+let arguments = CommandLine.arguments.filter { $0 != "--small-objects" }
 if arguments.count == 4, arguments[1] == "child", let decoder = decoders.first(where: { $0.name == arguments[3] }) {
     // One decode in a fresh process: prints "<input bytes> <peak before> <peak after> <elements>".
     let data = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
@@ -82,8 +111,13 @@ if arguments.count == 4, arguments[1] == "child", let decoder = decoders.first(w
 let megabytes = arguments.count > 1 ? Int(arguments[1]) ?? 100 : 100
 let url = FileManager.default.temporaryDirectory.appendingPathComponent("lenientcodable-peak-\(getpid()).json")
 defer { try? FileManager.default.removeItem(at: url) }
-let elements = try writeDocument(to: url, bytes: megabytes * 1_000_000)
-print("Document: \(elements) twitter statuses in one array, \(megabytes) MB or a little more.")
+let elements =
+    smallObjects
+    ? try writeSmallObjects(to: url, bytes: megabytes * 1_000_000)
+    : try writeDocument(to: url, bytes: megabytes * 1_000_000)
+print(
+    "Document: \(elements) \(smallObjects ? "small objects" : "twitter statuses") in one array,",
+    "\(megabytes) MB or a little more.")
 print("")
 print("decoder      input MB   before MB   peak MB   peak / input   decode's own / input")
 print(String(repeating: "-", count: 80))
@@ -92,7 +126,7 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlink
 for decoder in decoders {
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["child", url.path, decoder.name]
+    process.arguments = ["child", url.path, decoder.name] + (smallObjects ? ["--small-objects"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()

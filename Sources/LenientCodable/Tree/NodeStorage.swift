@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /// The growable buffer of a tree's nodes, and the document bytes they point into.
 ///
 /// The parser appends a node for every value and the decoder reads them by index, millions of
@@ -12,6 +14,11 @@
 /// this storage owns if anything that can outlive the call still refers to the tree (a decoder
 /// or container that a model kept); from then on the storage frees them in `deinit`. Every
 /// reader of the bytes holds the storage, so the bytes live as long as their last reader.
+///
+/// The nodes live in memory from `malloc`, grown with `realloc`: a large buffer grows in place
+/// or is remapped, never copied, so a document's nodes take their own size at most, not that
+/// and the half-size buffer they were copied from (``JSONNode`` is plain data, which may move
+/// as bytes).
 final class NodeStorage {
     private(set) var base: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
@@ -26,7 +33,7 @@ final class NodeStorage {
     /// A storage for the nodes of a document whose bytes are borrowed from `input`.
     init(capacity: Int, input: UnsafeBufferPointer<UInt8>) {
         self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        base = NodeStorage.allocate(self.capacity)
         self.input = input
     }
 
@@ -40,8 +47,7 @@ final class NodeStorage {
     }
 
     deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
+        free(base)
         if ownsInput { input.deallocate() }
     }
 
@@ -75,11 +81,20 @@ final class NodeStorage {
     @inline(never)
     private func grow() {
         let newCapacity = capacity * 2
-        let newBase = UnsafeMutablePointer<JSONNode>.allocate(capacity: newCapacity)
-        newBase.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        guard let grown = realloc(base, newCapacity * MemoryLayout<JSONNode>.stride) else {
+            fatalError("Out of memory for \(newCapacity) JSON nodes")
+        }
+        base = grown.bindMemory(to: JSONNode.self, capacity: newCapacity)
         capacity = newCapacity
+    }
+
+    /// Memory for `capacity` nodes, from `malloc`, which ``grow()`` may `realloc` and `deinit` frees.
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<JSONNode> {
+        guard let memory = malloc(capacity * MemoryLayout<JSONNode>.stride) else {
+            fatalError("Out of memory for \(capacity) JSON nodes")
+        }
+        // Plain data: binding the memory is all that initializing it would do.
+        return memory.bindMemory(to: JSONNode.self, capacity: capacity)
     }
 
     /// Adds one to a container's element count.
