@@ -5,6 +5,23 @@ extension JSONParser {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    /// The index past the run of ASCII digits at `start`: eight bytes at a time while eight are
+    /// left in the input (``NumberConversion/nonDigitBytes(_:)``), then one by one.
+    @inline(__always)
+    func skipDigits(from start: Int) -> Int {
+        var index = start
+        if let base = input.baseAddress {
+            while index &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let nonDigits = NumberConversion.nonDigitBytes(word)
+                if nonDigits != 0 { return index &+ (nonDigits.trailingZeroBitCount &>> 3) }
+                index &+= 8
+            }
+        }
+        while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+        return index
+    }
+
     /// Parses an RFC 8259 number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
     ///
     /// Only the syntax is checked here; the value is computed when a model asks for it.
@@ -19,7 +36,7 @@ extension JSONParser {
             if index < count && JSONParser.isDigit(input[index]) { throw invalidNumber(from: start, to: index + 1) }
         } else if JSONParser.isDigit(input[index]) {
             index += 1
-            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+            index = skipDigits(from: index)
         } else {
             throw invalidNumber(from: start, to: index + 1)
         }
@@ -29,7 +46,7 @@ extension JSONParser {
             guard index < count && JSONParser.isDigit(input[index]) else {
                 throw invalidNumber(from: start, to: index + 1)
             }
-            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+            index = skipDigits(from: index)
         }
         if index < count && (input[index] | 0x20) == UInt8(ascii: "e") {
             flags = 0
@@ -38,7 +55,7 @@ extension JSONParser {
             guard index < count && JSONParser.isDigit(input[index]) else {
                 throw invalidNumber(from: start, to: index + 1)
             }
-            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+            index = skipDigits(from: index)
         }
         appendNumber(from: start, to: index, flags: flags)
     }
@@ -100,7 +117,7 @@ extension JSONParser {
             guard index < count && JSONParser.isDigit(input[index]) else {
                 throw invalidNumber(from: start, to: index + 1)
             }
-            while index < count && JSONParser.isDigit(input[index]) { index += 1 }
+            index = skipDigits(from: index)
         }
         appendNumber(from: start, to: index, flags: flags)
     }
