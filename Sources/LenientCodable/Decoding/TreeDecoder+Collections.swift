@@ -32,15 +32,21 @@ extension TreeDecoder {
             throw containerMismatch(
                 node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
         }
+        let isPlainScalar = traits(of: Element.self).isPlainScalar
+        // Elements of a plain scalar type run no code of the user's and, with no report to
+        // write, need their paths only for an error: the array's path box (an allocation) is
+        // made only then, and the failing element decoded again under its own path.
+        if isPlainScalar && report == nil && !hasConverters {
+            try forEachScalarElement(of: Element.self, at: index, path: path, body)
+            return
+        }
         let end = Int(node.end)
         var child = index + 1
         var position = 0
         let box = PathBox(path)
         // Not in a Foundation-like pass, where an element that fails is not dropped: its error
         // may be the one the decode ends with.
-        let elides =
-            options.dropsInvalidElements && !elidesErrorPaths && !inFoundationPass
-            && traits(of: Element.self).isPlainScalar
+        let elides = options.dropsInvalidElements && !elidesErrorPaths && !inFoundationPass && isPlainScalar
         if elides { elidesErrorPaths = true }
         defer { if elides { elidesErrorPaths = false } }
         while child < end {
@@ -54,6 +60,51 @@ extension TreeDecoder {
             }
             child = tree.next(after: child)
             position += 1
+        }
+    }
+
+    /// ``forEachElement(of:at:path:_:)`` for elements of a plain scalar type when no report is
+    /// collected and no converter registered: decoded with errors built without a path, under
+    /// the array's own path, which nothing reads. An element that fails and is not dropped is
+    /// decoded once more, under its own path, for the error the caller sees; a scalar's decoding
+    /// has no effect but its result, so it fails the same way.
+    @inline(__always)
+    private func forEachScalarElement<Element: Decodable>(
+        of type: Element.Type, at index: Int, path: CodingPathNode, _ body: (Element) -> Void
+    ) throws {
+        let end = Int(tree[index].end)
+        var child = index + 1
+        var position = 0
+        let elided = elidesErrorPaths
+        elidesErrorPaths = true
+        defer { elidesErrorPaths = elided }
+        while child < end {
+            do {
+                body(try unwrap(Element.self, at: child, path: path))
+            } catch {
+                // In a Foundation-like pass `mayForgive()` refuses (and counts the refusal).
+                if options.dropsInvalidElements && mayForgive() {
+                    // Dropped; there is no report to record it in.
+                } else {
+                    elidesErrorPaths = elided
+                    throw elementError(Element.self, at: child, position: position, arrayPath: path, error)
+                }
+            }
+            child = tree.next(after: child)
+            position += 1
+        }
+    }
+
+    /// The error of the element at `index`, decoded again under its own path.
+    @inline(never)
+    private func elementError<Element: Decodable>(
+        _ type: Element.Type, at index: Int, position: Int, arrayPath: CodingPathNode, _ error: any Error
+    ) -> any Error {
+        do {
+            _ = try unwrap(Element.self, at: index, path: arrayPath.appending(index: position))
+            return error
+        } catch {
+            return error
         }
     }
 
@@ -147,6 +198,54 @@ extension Array: _LenientDecodingMarker where Element: Decodable {
 
 extension Array: LenientCollection where Element: Decodable {
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
+        // Arrays of the common scalars are built by code compiled for their element type: in code
+        // generic over `Element`, making an array asks the runtime for its storage type's metadata
+        // (about 600 instructions), which for the many short arrays of numbers in a document like
+        // canada.json cost more than their elements.
+        if Element.self == Double.self {
+            return unsafeBitCast(
+                try buildScalars(Double.self, from: decoder, at: index, path: path), to: [Element].self)
+        }
+        if Element.self == Int.self {
+            return unsafeBitCast(try buildScalars(Int.self, from: decoder, at: index, path: path), to: [Element].self)
+        }
+        if Element.self == String.self {
+            return unsafeBitCast(
+                try buildScalars(String.self, from: decoder, at: index, path: path), to: [Element].self)
+        }
+        if Element.self == Float.self {
+            return unsafeBitCast(try buildScalars(Float.self, from: decoder, at: index, path: path), to: [Element].self)
+        }
+        if Element.self == Bool.self {
+            return unsafeBitCast(try buildScalars(Bool.self, from: decoder, at: index, path: path), to: [Element].self)
+        }
+        return try build(Element.self, from: decoder, at: index, path: path)
+    }
+
+    /// The elements of the array node at `index`, as an array of a scalar type named in the
+    /// caller, so that this is compiled for it: `reserveCapacity` and `append` are then inlined
+    /// with the array type's metadata known, where `init(unsafeUninitializedCapacity:)` would
+    /// still ask the runtime for it inside the standard library.
+    @inline(__always)
+    private static func buildScalars<Value: Decodable>(
+        _ type: Value.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
+    ) throws -> [Value] {
+        let node = decoder.tree[index]
+        guard node.kind == .array else {
+            throw decoder.containerMismatch(
+                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
+        }
+        var elements: [Value] = []
+        elements.reserveCapacity(Int(node.length))
+        try decoder.forEachElement(of: Value.self, at: index, path: path) { elements.append($0) }
+        return elements
+    }
+
+    /// The elements of the array node at `index`, as `[Value]`.
+    @inline(__always)
+    private static func build<Value: Decodable>(
+        _ type: Value.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
+    ) throws -> [Value] {
         let node = decoder.tree[index]
         guard node.kind == .array else {
             throw decoder.containerMismatch(
@@ -154,8 +253,8 @@ extension Array: LenientCollection where Element: Decodable {
         }
         // Written through the buffer: in unspecialized code each `append` would look up the
         // array type's metadata again.
-        return try [Element](unsafeUninitializedCapacity: Int(node.length)) { buffer, initializedCount in
-            try decoder.forEachElement(of: Element.self, at: index, path: path) { element in
+        return try [Value](unsafeUninitializedCapacity: Int(node.length)) { buffer, initializedCount in
+            try decoder.forEachElement(of: Value.self, at: index, path: path) { element in
                 (buffer.baseAddress! + initializedCount).initialize(to: element)
                 initializedCount += 1
             }
