@@ -56,25 +56,49 @@ import Foundation
 /// Like `JSONEncoder`, the class is `Sendable`: one instance may encode on many threads at
 /// once. Each call works with the settings as they were when it started.
 public final class LenientJSONEncoder: @unchecked Sendable {
+    /// Guards ``settings`` and ``configuration``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
+    /// The settings as calls share them; `nil` after a setting changed, until the next call builds
+    /// it again.
+    private var configuration: EncoderConfiguration?
 
     /// Creates an encoder with Foundation's default settings — compact output, default keys, data
     /// as Base64, non-finite numbers rejected — except for dates, which are written as ISO 8601
     /// in UTC that ``LenientJSONDecoder`` reads back exactly (see ``dateEncodingStrategy``).
     public init() {}
 
-    private func withSettings<Value>(_ body: (inout EncoderSettings) -> Value) -> Value {
+    /// Reads the settings under the lock.
+    private func withSettings<Value>(_ body: (EncoderSettings) -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        return body(&settings)
+        return body(settings)
+    }
+
+    /// Changes the settings under the lock; the next call builds a new configuration from them.
+    private func updateSettings(_ body: (inout EncoderSettings) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&settings)
+        configuration = nil
+    }
+
+    /// The configuration for a call that starts now, built from the settings if one changed since
+    /// the last call.
+    private func currentConfiguration() -> EncoderConfiguration {
+        lock.lock()
+        defer { lock.unlock() }
+        if let configuration { return configuration }
+        let built = EncoderConfiguration(settings: settings)
+        configuration = built
+        return built
     }
 
     /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;
     /// the same as `JSONEncoder.outputFormatting`. Defaults to `[]`.
     public var outputFormatting: JSONEncoder.OutputFormatting {
         get { withSettings { $0.outputFormatting } }
-        set { withSettings { $0.outputFormatting = newValue } }
+        set { updateSettings { $0.outputFormatting = newValue } }
     }
 
     /// How dates are encoded; the same as `JSONEncoder.dateEncodingStrategy`, with a different
@@ -107,7 +131,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             }
         }
         set {
-            withSettings {
+            updateSettings {
                 $0.dateEncodingStrategy = newValue
                 $0.dateEncodingStrategyIsSet = true
             }
@@ -128,14 +152,14 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// `.base64`.
     public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy {
         get { withSettings { $0.dataEncodingStrategy } }
-        set { withSettings { $0.dataEncodingStrategy = newValue } }
+        set { updateSettings { $0.dataEncodingStrategy = newValue } }
     }
 
     /// What to do with infinities and NaN, which JSON cannot spell; the same as
     /// `JSONEncoder.nonConformingFloatEncodingStrategy`. Defaults to `.throw`.
     public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy {
         get { withSettings { $0.nonConformingFloatEncodingStrategy } }
-        set { withSettings { $0.nonConformingFloatEncodingStrategy = newValue } }
+        set { updateSettings { $0.nonConformingFloatEncodingStrategy = newValue } }
     }
 
     /// How coding keys become JSON keys; the same as `JSONEncoder.keyEncodingStrategy`.
@@ -145,7 +169,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// the strategy; so are the keys of a ``JSONValue`` object.
     public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy {
         get { withSettings { $0.keyEncodingStrategy } }
-        set { withSettings { $0.keyEncodingStrategy = newValue } }
+        set { updateSettings { $0.keyEncodingStrategy = newValue } }
     }
 
     /// How the encoder writes types that you teach it to write: in place of their `encode(to:)`,
@@ -160,12 +184,15 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// one shared encoder at once keep every converter.
     public var converters: EncodingConverters {
         get { withSettings { $0.converters } }
-        set { withSettings { $0.converters = newValue } }
+        set { updateSettings { $0.converters = newValue } }
         // The lock is held while the caller changes the value in place, so a concurrent
         // registration cannot be lost between a read and a write.
         _modify {
             lock.lock()
-            defer { lock.unlock() }
+            defer {
+                configuration = nil
+                lock.unlock()
+            }
             yield &settings.converters
         }
     }
@@ -183,7 +210,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// how synthesized conformances write them; `nil` elements of arrays are always `null`.
     public var nilEncodingStrategy: NilEncodingStrategy {
         get { withSettings { $0.nilEncodingStrategy } }
-        set { withSettings { $0.nilEncodingStrategy = newValue } }
+        set { updateSettings { $0.nilEncodingStrategy = newValue } }
     }
 
     /// How a `nil` optional property is encoded; see ``LenientJSONEncoder/nilEncodingStrategy``.
@@ -197,11 +224,14 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
     @preconcurrency public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withSettings { $0.userInfo } }
-        set { withSettings { $0.userInfo = newValue } }
+        set { updateSettings { $0.userInfo = newValue } }
         // `encoder.userInfo[key] = value` from several threads keeps every key.
         _modify {
             lock.lock()
-            defer { lock.unlock() }
+            defer {
+                configuration = nil
+                lock.unlock()
+            }
             yield &settings.userInfo
         }
     }
@@ -227,8 +257,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///   no property, has an empty key, or writes a property where other properties' nested keys
     ///   go. Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let settings = withSettings { $0 }
-        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -248,12 +277,12 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The encoded value.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
-        let settings = withSettings { $0 }
-        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
-            return try tree.jsonValue(at: EncodingTree.root, sortsKeys: settings.outputFormatting.contains(.sortedKeys))
+            return try tree.jsonValue(
+                at: EncodingTree.root, sortsKeys: tree.configuration.settings.outputFormatting.contains(.sortedKeys))
         } catch {
             throw TreeEncoder.depthError(topLevelValue: value)
         }
@@ -271,8 +300,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The JSON object graph.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONObject<T: Encodable>(_ value: T) throws -> Any {
-        let settings = withSettings { $0 }
-        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
@@ -296,8 +324,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     public func encode<T: EncodableWithConfiguration>(
         _ value: T, configuration: T.EncodingConfiguration
     ) throws -> Data {
-        let settings = withSettings { $0 }
-        let tree = try TreeEncoder.encodeTree(for: value, settings: settings) { encoder in
+        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
             try encoder.encode(value, configuration: configuration)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -345,9 +372,9 @@ extension TreeEncoder {
     /// Runs one encode call: builds the tree from the top-level value and checks that it
     /// encoded something.
     static func encodeTree<T>(
-        for value: T, settings: EncoderSettings, _ body: (TreeEncoder) throws -> Void
+        for value: T, configuration: EncoderConfiguration, _ body: (TreeEncoder) throws -> Void
     ) throws -> EncodingTree {
-        let tree = EncodingTree(settings: settings)
+        let tree = EncodingTree(configuration: configuration)
         let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
         do {
             try body(root)
@@ -366,7 +393,8 @@ extension TreeEncoder {
 
     /// Writes the tree as JSON text with the call's output formatting.
     static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> Data {
-        var writer = JSONWriter(formatting: tree.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
+        var writer = JSONWriter(
+            formatting: tree.configuration.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {

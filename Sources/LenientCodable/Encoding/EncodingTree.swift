@@ -82,7 +82,7 @@ struct EncodedNode {
     }
 }
 
-/// The nodes of one encode call, plus the settings the call runs with.
+/// The nodes of one encode call, plus the configuration the call runs with.
 ///
 /// One instance is shared by every encoder and container of a call; nodes refer to each other
 /// by index into ``nodes``.
@@ -104,22 +104,22 @@ final class EncodingTree {
         /// itself goes through `EncodingError`'s value witnesses on every value.
         var hasPendingError: Bool
         var pendingError: EncodingError?
-        /// Keys already converted to snake case in this call: models repeat the same few keys.
+        /// Keys already converted to snake case by this tree's calls: models repeat the same few keys.
         var snakeCaseKeys: [String: String]
         /// Key lookup tables for objects with many members, built on demand, by object index.
         var memberTables: [Int32: [String: Int32]]
     }
 
     private let state: UnsafeMutablePointer<State>
-    /// The key plans looked up in this call, in a direct-mapped table indexed by the types'
+    /// The key plans this tree's calls looked up, in a direct-mapped table indexed by the types'
     /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
     /// the rest of a small container.
     let planSlots: UnsafeMutablePointer<PlanSlot>
-    /// The traits of the types encoded in this call, in a table like ``planSlots``.
+    /// The traits of the types this tree's calls encoded, in a table like ``planSlots``.
     let traitSlots: UnsafeMutablePointer<TraitSlot>
-    let settings: EncoderSettings
-    let userInfo: [CodingUserInfoKey: Any]
-    /// The key strategy, resolved once per call.
+    /// The settings of the encoder when the call started, shared with the encoder's other calls.
+    let configuration: EncoderConfiguration
+    /// The key strategy (``EncoderConfiguration/keyMode``), kept here as well because every key reads it.
     let keyMode: KeyMode
 
     /// The nodes, valid until the next node is appended.
@@ -138,15 +138,17 @@ final class EncodingTree {
     @inline(__always)
     var hasPendingError: Bool { state.pointee.hasPendingError }
 
-    /// Keys already converted to snake case in this call.
+    /// Keys already converted to snake case by this tree's calls.
     var snakeCaseKeys: [String: String] {
         get { state.pointee.snakeCaseKeys }
         set { state.pointee.snakeCaseKeys = newValue }
     }
 
-    /// Whether the settings register any converter; when not, no value looks for one.
+    /// Whether the settings register any converter; when not, no value looks for one. A copy of
+    /// ``EncoderConfiguration/hasConverters``, one load away from every value.
     let hasConverters: Bool
-    /// Whether a `nil` optional property is written as `null` rather than left out.
+    /// Whether a `nil` optional property is written as `null` rather than left out; a copy of
+    /// ``EncoderConfiguration/writesNilAsNull``.
     let writesNilAsNull: Bool
 
     /// The size of ``planSlots`` and ``traitSlots``, a power of two.
@@ -174,7 +176,7 @@ final class EncodingTree {
         state.pointee.hasPendingError = true
     }
 
-    /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per call.
+    /// What the encoder needs to know about a type beyond its `encode(to:)`, found once per tree.
     struct TypeTraits: OptionSet {
         let rawValue: UInt8
         /// Conforms to ``EncodingHooks``.
@@ -198,19 +200,11 @@ final class EncodingTree {
         case custom(@Sendable ([any CodingKey]) -> any CodingKey)
     }
 
-    init(settings: EncoderSettings) {
-        self.settings = settings
-        self.hasConverters = !settings.converters.isEmpty
-        self.writesNilAsNull = settings.nilEncodingStrategy == .writeNull
-        switch settings.keyEncodingStrategy {
-        case .convertToSnakeCase: keyMode = .snakeCase
-        case .custom(let convert): keyMode = .custom(convert)
-        default: keyMode = .useDefaultKeys
-        }
-        var userInfo: [CodingUserInfoKey: Any] = [:]
-        userInfo.reserveCapacity(settings.userInfo.count)
-        for (key, value) in settings.userInfo { userInfo[key] = value }
-        self.userInfo = userInfo
+    init(configuration: EncoderConfiguration) {
+        self.configuration = configuration
+        hasConverters = configuration.hasConverters
+        writesNilAsNull = configuration.writesNilAsNull
+        keyMode = configuration.keyMode
         let capacity = 64
         let nodes = Self.allocateNodes(capacity: capacity)
         nodes.initialize(to: EncodedNode())

@@ -27,9 +27,9 @@ extension EncodingTree {
     /// The key plan of a model type for a coding-key type, or `nil` when it has none.
     ///
     /// Looked up when a keyed container is created, not per value: a per-call table serves the
-    /// models of the call, and ``KeyPlan`` caches plans for the life of the process. A mapping
-    /// that cannot be used is recorded in ``pendingError`` (containers are created where `Encoder`
-    /// cannot throw) and the container writes default keys until the error is thrown.
+    /// models of the call, and ``KeyPlan`` caches plans for the life of the process. A mapping that cannot be used is recorded in ``pendingError`` (containers
+    /// are created where `Encoder` cannot throw) and the container writes default keys until the
+    /// error is thrown.
     @inline(__always)
     func plan<Key: CodingKey>(for model: Any.Type, keys: Key.Type, encoder: TreeEncoder) -> KeyPlan? {
         let modelAddress = UInt(bitPattern: ObjectIdentifier(model))
@@ -71,8 +71,10 @@ extension EncodingTree {
     @inline(never)
     private func traitsSlowPath(of type: Any.Type, slot: Int) -> TraitSlot {
         var entry = TraitSlot.shared(for: type)
-        // Converters belong to the call's settings, so they stay out of the process-wide cache.
-        if hasConverters && settings.converters.hasConverter(for: type) { entry.traits.insert(.converted) }
+        // Converters belong to the call's configuration, so they stay out of the process-wide cache.
+        if hasConverters && configuration.settings.converters.hasConverter(for: type) {
+            entry.traits.insert(.converted)
+        }
         traitSlots[slot] = entry
         return entry
     }

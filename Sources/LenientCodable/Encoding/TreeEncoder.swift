@@ -50,7 +50,7 @@ final class TreeEncoder: Encoder {
         return keys.reversed()
     }
 
-    var userInfo: [CodingUserInfoKey: Any] { tree.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { tree.configuration.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // An object already encoded here (a keyed container asked for twice, or a dictionary
@@ -162,7 +162,7 @@ final class TreeEncoder: Encoder {
     @inline(never)
     func encodeConvertedSlowPath<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?) throws -> Bool {
         guard tree.traits(of: T.self).traits.contains(.converted),
-            let converter = tree.settings.converters.converter(for: T.self)
+            let converter = tree.configuration.settings.converters.converter(for: T.self)
         else { return false }
         var json: JSONValue
         do {
@@ -230,8 +230,8 @@ final class TreeEncoder: Encoder {
             return
         }
         if !throwsWhenNonConforming,
-            case .convertToString(let positiveInfinity, let negativeInfinity, let nan) = tree.settings
-                .nonConformingFloatEncodingStrategy
+            case .convertToString(let positiveInfinity, let negativeInfinity, let nan) = tree.configuration
+                .settings.nonConformingFloatEncodingStrategy
         {
             tree.setString(node, value.isNaN ? nan : (value < 0 ? negativeInfinity : positiveInfinity))
             return
@@ -252,11 +252,11 @@ final class TreeEncoder: Encoder {
 
     /// Encodes a date into this encoder's node under the date strategy.
     private func encodeDate(_ date: Date) throws {
-        guard tree.settings.dateEncodingStrategyIsSet else {
+        guard tree.configuration.settings.dateEncodingStrategyIsSet else {
             tree.setString(node, try Self.iso8601String(from: date, codingPath: codingPath))
             return
         }
-        switch tree.settings.dateEncodingStrategy {
+        switch tree.configuration.settings.dateEncodingStrategy {
         case .secondsSince1970:
             try setFloatingPoint(date.timeIntervalSince1970, into: node, key: nil, throwsWhenNonConforming: true)
         case .millisecondsSince1970:
@@ -305,7 +305,7 @@ final class TreeEncoder: Encoder {
 
     /// Encodes data into this encoder's node under the data strategy.
     private func encodeData(_ data: Data) throws {
-        switch tree.settings.dataEncodingStrategy {
+        switch tree.configuration.settings.dataEncodingStrategy {
         case .base64:
             tree.setString(node, data.base64EncodedString())
         case .custom(let closure):

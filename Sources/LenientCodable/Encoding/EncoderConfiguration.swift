@@ -1,0 +1,44 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+
+/// An encoder's settings as one immutable object, together with what every call derives from
+/// them: built the first time a call needs it after a setting changed, then shared by every call
+/// until the next change.
+///
+/// A call used to copy ``EncoderSettings`` out of the encoder, and with it a dozen references
+/// (strategies with closures, the converters, `userInfo`), each retained on the way in and
+/// released on the way out, and then rebuilt `userInfo` as the `[CodingUserInfoKey: Any]` that
+/// `Encoder` hands out. Sharing one object costs a single retain per call.
+final class EncoderConfiguration: @unchecked Sendable {
+    // Sendable by hand: every property is a `let` set in `init`, and `userInfo` holds the same
+    // `Sendable` values as the settings' own `userInfo`, only typed as `Any` for `Encoder`.
+
+    /// The settings as they were when a call first needed them.
+    let settings: EncoderSettings
+    /// ``EncoderSettings/userInfo`` as `Encoder.userInfo` spells it.
+    let userInfo: [CodingUserInfoKey: Any]
+    /// The key strategy, resolved once.
+    let keyMode: EncodingTree.KeyMode
+    /// Whether the settings register any converter; when not, no value looks for one.
+    let hasConverters: Bool
+    /// Whether a `nil` optional property is written as `null` rather than left out.
+    let writesNilAsNull: Bool
+
+    /// Derives what calls need from a copy of the settings.
+    init(settings: EncoderSettings) {
+        self.settings = settings
+        hasConverters = !settings.converters.isEmpty
+        writesNilAsNull = settings.nilEncodingStrategy == .writeNull
+        switch settings.keyEncodingStrategy {
+        case .convertToSnakeCase: keyMode = .snakeCase
+        case .custom(let convert): keyMode = .custom(convert)
+        default: keyMode = .useDefaultKeys
+        }
+        var userInfo: [CodingUserInfoKey: Any] = [:]
+        userInfo.reserveCapacity(settings.userInfo.count)
+        for (key, value) in settings.userInfo { userInfo[key] = value }
+        self.userInfo = userInfo
+    }
+}
