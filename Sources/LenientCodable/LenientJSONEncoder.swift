@@ -56,12 +56,16 @@ import Foundation
 /// Like `JSONEncoder`, the class is `Sendable`: one instance may encode on many threads at
 /// once. Each call works with the settings as they were when it started.
 public final class LenientJSONEncoder: @unchecked Sendable {
-    /// Guards ``settings`` and ``configuration``.
+    /// Guards ``settings``, ``configuration`` and ``spareTree``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
     /// The settings as calls share them; `nil` after a setting changed, until the next call builds
     /// it again.
     private var configuration: EncoderConfiguration?
+    /// A tree that a finished call left, emptied, for the next call with the same configuration:
+    /// its node storage, output buffer and per-type tables, so that a small encode allocates
+    /// none of them. Calls on other threads at the same time build their own.
+    private var spareTree: EncodingTree?
 
     /// Creates an encoder with Foundation's default settings — compact output, default keys, data
     /// as Base64, non-finite numbers rejected — except for dates, which are written as ISO 8601
@@ -83,15 +87,33 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         configuration = nil
     }
 
-    /// The configuration for a call that starts now, built from the settings if one changed since
-    /// the last call.
-    private func currentConfiguration() -> EncoderConfiguration {
+    /// The tree for a call that starts now, with the settings as they are now: the spare tree
+    /// when it was built for the current configuration, a new one otherwise.
+    private func takeTree() -> EncodingTree {
+        lock.lock()
+        let current: EncoderConfiguration
+        if let configuration {
+            current = configuration
+        } else {
+            current = EncoderConfiguration(settings: settings)
+            configuration = current
+        }
+        let spare = spareTree
+        spareTree = nil
+        lock.unlock()
+        if let spare, spare.configuration === current { return spare }
+        return EncodingTree(configuration: current)
+    }
+
+    /// Keeps a tree whose call has ended as the spare, unless it is still in use or its
+    /// configuration is out of date.
+    private func giveBack(_ tree: inout EncodingTree) {
+        // Encoders and containers hold their tree: one that user code kept past the call still
+        // writes into it, so the tree is theirs and is not reused.
+        guard isKnownUniquelyReferenced(&tree), tree.reset() else { return }
         lock.lock()
         defer { lock.unlock() }
-        if let configuration { return configuration }
-        let built = EncoderConfiguration(settings: settings)
-        configuration = built
-        return built
+        if spareTree == nil && tree.configuration === configuration { spareTree = tree }
     }
 
     /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;
@@ -257,7 +279,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///   no property, has an empty key, or writes a property where other properties' nested keys
     ///   go. Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
+        var tree = takeTree()
+        defer { giveBack(&tree) }
+        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -277,7 +301,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The encoded value.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
-        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
+        var tree = takeTree()
+        defer { giveBack(&tree) }
+        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
@@ -300,7 +326,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The JSON object graph.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONObject<T: Encodable>(_ value: T) throws -> Any {
-        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
+        var tree = takeTree()
+        defer { giveBack(&tree) }
+        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
@@ -324,7 +352,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     public func encode<T: EncodableWithConfiguration>(
         _ value: T, configuration: T.EncodingConfiguration
     ) throws -> Data {
-        let tree = try TreeEncoder.encodeTree(for: value, configuration: currentConfiguration()) { encoder in
+        var tree = takeTree()
+        defer { giveBack(&tree) }
+        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
             try encoder.encode(value, configuration: configuration)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -370,11 +400,10 @@ struct EncoderSettings: @unchecked Sendable {
 
 extension TreeEncoder {
     /// Runs one encode call: builds the tree from the top-level value and checks that it
-    /// encoded something.
+    /// encoded something. The tree must be empty.
     static func encodeTree<T>(
-        for value: T, configuration: EncoderConfiguration, _ body: (TreeEncoder) throws -> Void
-    ) throws -> EncodingTree {
-        let tree = EncodingTree(configuration: configuration)
+        into tree: EncodingTree, for value: T, _ body: (TreeEncoder) throws -> Void
+    ) throws {
         let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
         do {
             try body(root)
@@ -388,13 +417,11 @@ extension TreeEncoder {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
-        return tree
     }
 
     /// Writes the tree as JSON text with the call's output formatting.
     static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> Data {
-        var writer = JSONWriter(
-            formatting: tree.configuration.settings.outputFormatting, capacity: tree.nodeCount * 12 + 16)
+        var writer = JSONWriter(formatting: tree.configuration.settings.outputFormatting, buffer: tree.outputBuffer())
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {

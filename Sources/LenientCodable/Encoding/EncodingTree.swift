@@ -85,7 +85,9 @@ struct EncodedNode {
 /// The nodes of one encode call, plus the configuration the call runs with.
 ///
 /// One instance is shared by every encoder and container of a call; nodes refer to each other
-/// by index into ``nodes``.
+/// by index into ``nodes``. When the call ends and nothing else holds the tree, the encoder
+/// empties it (``reset()``) and gives it to its next call with the same configuration, which so
+/// starts with node storage, an output buffer and tables of types already in place.
 ///
 /// The nodes and the other state that changes on every value live behind pointers that the
 /// tree allocates itself: a class's `var` properties cost a dynamic exclusivity check on every
@@ -111,6 +113,8 @@ final class EncodingTree {
     }
 
     private let state: UnsafeMutablePointer<State>
+    /// See ``outputBuffer()``.
+    private var output: ByteBuffer?
     /// The key plans this tree's calls looked up, in a direct-mapped table indexed by the types'
     /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
     /// the rest of a small container.
@@ -233,6 +237,49 @@ final class EncodingTree {
 
     /// The root node, where the top-level value goes.
     static let root: Int32 = 0
+
+    // MARK: Reuse
+
+    /// The buffer the call's JSON text is written into, kept with the tree so that the next call
+    /// that reuses the tree writes into the same memory; empty.
+    func outputBuffer() -> ByteBuffer {
+        if let output {
+            output.removeAll()
+            return output
+        }
+        let buffer = ByteBuffer(capacity: nodeCount * 12 + 16)
+        output = buffer
+        return buffer
+    }
+
+    /// The most nodes, and output bytes, that a tree keeps for the next call; a call that needed
+    /// more gives its memory back rather than have an idle encoder hold it.
+    static let reusableNodeLimit = 4096
+    static let reusableOutputLimit = 256 * 1024
+    /// The most converted keys kept from call to call; past it, the cache starts over.
+    static let reusableSnakeCaseKeyLimit = 1024
+
+    /// Empties the tree for another call with the same configuration: only the root node is left,
+    /// unset. The node storage, the output buffer and what the tree learned about types and keys
+    /// stay. Returns `false`, leaving the tree as it is, when it holds more memory than is worth
+    /// keeping.
+    func reset() -> Bool {
+        guard state.pointee.capacity <= Self.reusableNodeLimit,
+            (output?.capacity ?? 0) <= Self.reusableOutputLimit
+        else { return false }
+        let nodes = state.pointee.nodes
+        nodes.deinitialize(count: state.pointee.count)
+        nodes.initialize(to: EncodedNode())
+        state.pointee.count = 1
+        if state.pointee.hasPendingError {
+            state.pointee.hasPendingError = false
+            state.pointee.pendingError = nil
+        }
+        if !state.pointee.memberTables.isEmpty { state.pointee.memberTables = [:] }
+        if state.pointee.snakeCaseKeys.count > Self.reusableSnakeCaseKeyLimit { state.pointee.snakeCaseKeys = [:] }
+        if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
+        return true
+    }
 
     // MARK: Scalars
 

@@ -37,10 +37,16 @@ struct JSONWriter {
     struct DepthExceeded: Error {}
 
     init(formatting: JSONEncoder.OutputFormatting, capacity: Int = 256) {
+        self.init(formatting: formatting, buffer: ByteBuffer(capacity: capacity))
+    }
+
+    /// A writer that appends to an existing buffer, such as the one an ``EncodingTree`` keeps
+    /// from call to call.
+    init(formatting: JSONEncoder.OutputFormatting, buffer: ByteBuffer) {
         isPretty = formatting.contains(.prettyPrinted)
         sortsKeys = formatting.contains(.sortedKeys)
         escapesSlashes = !formatting.contains(.withoutEscapingSlashes)
-        buffer = ByteBuffer(capacity: capacity)
+        self.buffer = buffer
     }
 
     // MARK: Scalars
@@ -412,7 +418,7 @@ final class ByteBuffer {
     // One writer owns the buffer and never nests accesses to it.
     @exclusivity(unchecked) private var start: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -471,6 +477,11 @@ final class ByteBuffer {
     func removeLast(_ length: Int) {
         precondition(length <= count)
         count -= length
+    }
+
+    /// Empties the buffer and keeps its memory.
+    func removeAll() {
+        count = 0
     }
 
     /// The bytes written, copied into an array.

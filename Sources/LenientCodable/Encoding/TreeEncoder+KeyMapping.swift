@@ -26,8 +26,9 @@ import Foundation
 extension EncodingTree {
     /// The key plan of a model type for a coding-key type, or `nil` when it has none.
     ///
-    /// Looked up when a keyed container is created, not per value: a per-call table serves the
-    /// models of the call, and ``KeyPlan`` caches plans for the life of the process. A mapping that cannot be used is recorded in ``pendingError`` (containers
+    /// Looked up when a keyed container is created, not per value: a table that the tree keeps
+    /// from call to call serves the models it has seen, and ``KeyPlan`` caches plans for the life
+    /// of the process. A mapping that cannot be used is recorded in ``pendingError`` (containers
     /// are created where `Encoder` cannot throw) and the container writes default keys until the
     /// error is thrown.
     @inline(__always)
@@ -49,8 +50,10 @@ extension EncodingTree {
         do {
             plan = try KeyPlan.plan(for: model, keys: keys)
         } catch {
+            // Not kept in the table: the table outlives the call when the tree is reused, and
+            // every call must find, and throw, the error again.
             record(TreeEncoder.keyMappingError(error, type: model, codingPath: encoder.codingPath))
-            plan = nil
+            return nil
         }
         planSlots[slot] = PlanSlot(
             model: UInt(bitPattern: ObjectIdentifier(model)), keys: UInt(bitPattern: ObjectIdentifier(keys)), plan: plan

@@ -1,0 +1,125 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// An encoder keeps what one call built (its settings as one object, the emptied tree) for the
+/// next call: every call must still see the settings as they are when it starts, throw the
+/// errors it would throw the first time, and leave alone what user code kept from earlier calls.
+@Suite struct EncoderReuseTests {
+    struct Pair: Codable, Equatable {
+        var userID: Int
+        var displayName: String
+    }
+
+    /// Writes the `userInfo` value under ``tagKey`` instead of itself.
+    struct Tagged: Encodable {
+        static let tagKey = CodingUserInfoKey(rawValue: "tag")!
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.userInfo[Self.tagKey] as? String ?? "none")
+        }
+    }
+
+    /// A mapping that names no property: every encode of it throws.
+    struct BadMapping: Encodable, KeyMapping {
+        var name: String
+        static let keyMapping: [String: KeySource] = ["nothing": "n"]
+    }
+
+    /// Keeps the encoder it was encoded with, as user code may.
+    final class EncoderBox: @unchecked Sendable {
+        // Written once, during the encode that fills it, and read after it returned.
+        var encoder: (any Encoder)?
+    }
+
+    struct Keeper: Encodable {
+        let box: EncoderBox
+        func encode(to encoder: any Encoder) throws {
+            box.encoder = encoder
+            var container = encoder.singleValueContainer()
+            try container.encode("kept")
+        }
+    }
+
+    static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    @Test func everyCallSeesTheSettingsAsTheyAreWhenItStarts() throws {
+        let encoder = LenientJSONEncoder()
+        let pair = Pair(userID: 7, displayName: "Ada")
+        #expect(Self.text(try encoder.encode(pair)) == #"{"userID":7,"displayName":"Ada"}"#)
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(Self.text(try encoder.encode(pair)) == #"{"user_id":7,"display_name":"Ada"}"#)
+        encoder.outputFormatting = .sortedKeys
+        #expect(Self.text(try encoder.encode(pair)) == #"{"display_name":"Ada","user_id":7}"#)
+        encoder.keyEncodingStrategy = .useDefaultKeys
+        #expect(Self.text(try encoder.encode(pair)) == #"{"displayName":"Ada","userID":7}"#)
+
+        // Settings changed in place, through `_modify`, count as changes too.
+        #expect(Self.text(try encoder.encode([Tagged()])) == #"["none"]"#)
+        encoder.userInfo[Tagged.tagKey] = "first"
+        #expect(Self.text(try encoder.encode([Tagged()])) == #"["first"]"#)
+        encoder.userInfo[Tagged.tagKey] = "second"
+        #expect(Self.text(try encoder.encode([Tagged()])) == #"["second"]"#)
+        encoder.converters.register(Int.self) { .string("#\($0)") }
+        #expect(Self.text(try encoder.encode(pair)) == ##"{"displayName":"Ada","userID":"#7"}"##)
+        encoder.converters.removeConverter(for: Int.self)
+        #expect(Self.text(try encoder.encode(pair)) == #"{"displayName":"Ada","userID":7}"#)
+    }
+
+    @Test func aMappingErrorIsThrownByEveryCall() throws {
+        let encoder = LenientJSONEncoder()
+        for _ in 0..<3 {
+            let error = try #require(throws: EncodingError.self) { try encoder.encode(BadMapping(name: "x")) }
+            guard case .invalidValue(_, let context) = error else {
+                Issue.record("Expected invalidValue, got \(error)")
+                return
+            }
+            #expect(context.underlyingError is KeyMappingError)
+            let pair = Pair(userID: 1, displayName: "B")
+            #expect(Self.text(try encoder.encode(pair)) == #"{"userID":1,"displayName":"B"}"#)
+        }
+    }
+
+    @Test func anEncoderKeptPastItsCallStaysUsableAndApart() throws {
+        let encoder = LenientJSONEncoder()
+        let box = EncoderBox()
+        #expect(Self.text(try encoder.encode([Keeper(box: box)])) == #"["kept"]"#)
+        let kept = try #require(box.encoder)
+        #expect(Self.text(try encoder.encode(Pair(userID: 1, displayName: "A"))) == #"{"userID":1,"displayName":"A"}"#)
+        // Writing through the kept encoder touches its own call's tree, not a later call's.
+        var container = kept.singleValueContainer()
+        try container.encode("late")
+        #expect(kept.codingPath.map(\.stringValue) == ["Index 0"])
+        #expect(Self.text(try encoder.encode(Pair(userID: 2, displayName: "B"))) == #"{"userID":2,"displayName":"B"}"#)
+    }
+
+    @Test func oneEncoderAcrossEightTasksWhileItsSettingsChange() async throws {
+        let encoder = LenientJSONEncoder()
+        let changer = Task {
+            for round in 0..<200 {
+                encoder.outputFormatting = round.isMultiple(of: 2) ? .sortedKeys : []
+                await Task.yield()
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<300 {
+                        let pair = Pair(userID: task * 1000 + index, displayName: "T\(task)")
+                        let text = Self.text(try encoder.encode(pair))
+                        let inOrder = #"{"userID":\#(pair.userID),"displayName":"T\#(task)"}"#
+                        let sorted = #"{"displayName":"T\#(task)","userID":\#(pair.userID)}"#
+                        #expect(text == inOrder || text == sorted)
+                        let empty = Self.text(try encoder.encode([Int]()))
+                        #expect(empty == "[]")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await changer.value
+    }
+}
