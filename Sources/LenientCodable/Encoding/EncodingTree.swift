@@ -96,7 +96,11 @@ struct EncodedNode {
 final class EncodingTree {
     /// The members of ``UnknownKeys`` properties, by the object node they belong to, written
     /// once the object's value has encoded its properties; innermost last.
-    var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
+    ///
+    /// Exempt from the dynamic exclusivity check that every value's encode would pay: it is only
+    /// changed by single `append` and `removeLast` calls, which call no other code, so accesses
+    /// cannot overlap.
+    @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
@@ -113,8 +117,9 @@ final class EncodingTree {
     }
 
     private let state: UnsafeMutablePointer<State>
-    /// See ``outputBuffer()``.
-    private var output: ByteBuffer?
+    /// See ``outputBuffer()``. Only read and assigned whole, so exempt from the dynamic
+    /// exclusivity check.
+    @exclusivity(unchecked) private var output: ByteBuffer?
     /// The key plans this tree's calls looked up, in a direct-mapped table indexed by the types'
     /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
     /// the rest of a small container.

@@ -15,19 +15,23 @@ import Foundation
 /// was itself nested with `nestedContainer(keyedBy:forKey:)` sees the path of the encoder that
 /// owns the container plus its own key, without the nested container's keys.
 final class TreeEncoder: Encoder {
+    // The variables below opt out of Swift's dynamic exclusivity checks, which cost about a tenth
+    // of encoding a small value: each of them is only ever read or assigned whole, never passed
+    // `inout` or mutated in place across a call, so no two accesses to one of them can overlap and
+    // the check could never fail.
     let tree: EncodingTree
-    var node: Int32
+    @exclusivity(unchecked) var node: Int32
     /// The type of the value being encoded into ``node``, whose key plan applies to the keyed
     /// containers it asks for. Setting it costs a store; the plan is looked up only when a keyed
     /// container is created.
-    var currentType: Any.Type?
-    private(set) var parent: TreeEncoder?
-    private(set) var key: (any CodingKey)?
-    private var spare: TreeEncoder?
+    @exclusivity(unchecked) var currentType: Any.Type?
+    @exclusivity(unchecked) private(set) var parent: TreeEncoder?
+    @exclusivity(unchecked) private(set) var key: (any CodingKey)?
+    @exclusivity(unchecked) private var spare: TreeEncoder?
     /// How many values this encoder's value is nested in: 0 at the top. A value nested deeper
     /// than the writer can write is refused before its encoding recurses any further, so a
     /// recursive model as deep as memory allows fails with an error instead of the stack.
-    private(set) var depth = 0
+    @exclusivity(unchecked) private(set) var depth = 0
 
     /// Values nested deeper than this cannot be written (see ``JSONWriter/maximumDepth``).
     static let maximumDepth = JSONWriter.maximumDepth
@@ -108,7 +112,12 @@ final class TreeEncoder: Encoder {
     func encode<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?, fillsEmpty: Bool = true) throws {
         if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: key) { return }
         if try encodeScalar(value, into: node, key: key) { return }
-        var encoder = key.map { borrowEncoder(node: node, key: $0) } ?? self
+        var encoder: TreeEncoder
+        if let key {
+            encoder = borrowEncoder(node: node, key: key)
+        } else {
+            encoder = self
+        }
         defer { giveBack(&encoder) }
         if encoder.depth > Self.maximumDepth { throw NestedTooDeep() }
         // The dynamic type: a subclass stored in a property of its superclass's type encodes
