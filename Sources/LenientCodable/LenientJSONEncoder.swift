@@ -56,16 +56,17 @@ import Foundation
 /// Like `JSONEncoder`, the class is `Sendable`: one instance may encode on many threads at
 /// once. Each call works with the settings as they were when it started.
 public final class LenientJSONEncoder: @unchecked Sendable {
-    /// Guards ``settings``, ``configuration`` and ``spareTree``.
+    /// Guards ``settings``, ``configuration`` and ``spareRoot``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
     /// The settings as calls share them; `nil` after a setting changed, until the next call builds
     /// it again.
     private var configuration: EncoderConfiguration?
-    /// A tree that a finished call left, emptied, for the next call with the same configuration:
-    /// its node storage, output buffer and per-type tables, so that a small encode allocates
-    /// none of them. Calls on other threads at the same time build their own.
-    private var spareTree: EncodingTree?
+    /// The root encoder of a finished call, with its tree emptied, left for the next call with the
+    /// same configuration: node storage, output buffer, per-type tables and sub-encoders, so that
+    /// a small encode allocates none of them. Calls on other threads at the same time build their
+    /// own.
+    private var spareRoot: TreeEncoder?
 
     /// Creates an encoder with Foundation's default settings — compact output, default keys, data
     /// as Base64, non-finite numbers rejected — except for dates, which are written as ISO 8601
@@ -87,9 +88,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         configuration = nil
     }
 
-    /// The tree for a call that starts now, with the settings as they are now: the spare tree
-    /// when it was built for the current configuration, a new one otherwise.
-    private func takeTree() -> EncodingTree {
+    /// The root encoder for a call that starts now, with the settings as they are now: the spare
+    /// one when its tree was built for the current configuration, a new one otherwise.
+    private func takeRoot() -> TreeEncoder {
         lock.lock()
         let current: EncoderConfiguration
         if let configuration {
@@ -98,22 +99,24 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             current = EncoderConfiguration(settings: settings)
             configuration = current
         }
-        let spare = spareTree
-        spareTree = nil
+        let spare = spareRoot
+        spareRoot = nil
         lock.unlock()
-        if let spare, spare.configuration === current { return spare }
-        return EncodingTree(configuration: current)
+        if let spare, spare.tree.configuration === current { return spare }
+        return TreeEncoder(tree: EncodingTree(configuration: current), node: EncodingTree.root, parent: nil, key: nil)
     }
 
-    /// Keeps a tree whose call has ended as the spare, unless it is still in use or its
-    /// configuration is out of date.
-    private func giveBack(_ tree: inout EncodingTree) {
-        // Encoders and containers hold their tree: one that user code kept past the call still
-        // writes into it, so the tree is theirs and is not reused.
-        guard isKnownUniquelyReferenced(&tree), tree.reset() else { return }
+    /// Keeps the root encoder of a call that has ended as the spare, unless code outside the
+    /// call still holds it or another encoder of its tree, or its configuration is out of date.
+    private func giveBack(_ root: inout TreeEncoder) {
+        // An encoder or container that user code kept past the call still writes into the tree,
+        // so the tree is theirs and is not reused. Containers hold their encoder, and encoders
+        // their parents up to the root, so the root is not unique then; the tree also notes
+        // every encoder but the root that may have been kept, so as not to depend on that alone.
+        guard isKnownUniquelyReferenced(&root), !root.tree.hasOutsideEncoders, root.tree.reset() else { return }
         lock.lock()
         defer { lock.unlock() }
-        if spareTree == nil && tree.configuration === configuration { spareTree = tree }
+        if spareRoot == nil && root.tree.configuration === configuration { spareRoot = root }
     }
 
     /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;
@@ -279,9 +282,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///   no property, has an empty key, or writes a property where other properties' nested keys
     ///   go. Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        var tree = takeTree()
-        defer { giveBack(&tree) }
-        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
+        var root = takeRoot()
+        defer { giveBack(&root) }
+        let tree = root.tree
+        try TreeEncoder.encodeTree(with: root, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -301,9 +305,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The encoded value.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONValue<T: Encodable>(_ value: T) throws -> JSONValue {
-        var tree = takeTree()
-        defer { giveBack(&tree) }
-        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
+        var root = takeRoot()
+        defer { giveBack(&root) }
+        let tree = root.tree
+        try TreeEncoder.encodeTree(with: root, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
@@ -326,9 +331,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// - Returns: The JSON object graph.
     /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
     public func encodeToJSONObject<T: Encodable>(_ value: T) throws -> Any {
-        var tree = takeTree()
-        defer { giveBack(&tree) }
-        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
+        var root = takeRoot()
+        defer { giveBack(&root) }
+        let tree = root.tree
+        try TreeEncoder.encodeTree(with: root, for: value) { encoder in
             try encoder.encode(value, into: EncodingTree.root, key: nil, fillsEmpty: false)
         }
         do {
@@ -352,9 +358,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     public func encode<T: EncodableWithConfiguration>(
         _ value: T, configuration: T.EncodingConfiguration
     ) throws -> Data {
-        var tree = takeTree()
-        defer { giveBack(&tree) }
-        try TreeEncoder.encodeTree(into: tree, for: value) { encoder in
+        var root = takeRoot()
+        defer { giveBack(&root) }
+        let tree = root.tree
+        try TreeEncoder.encodeTree(with: root, for: value) { encoder in
             try encoder.encode(value, configuration: configuration)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -400,11 +407,11 @@ struct EncoderSettings: @unchecked Sendable {
 
 extension TreeEncoder {
     /// Runs one encode call: builds the tree from the top-level value and checks that it
-    /// encoded something. The tree must be empty.
+    /// encoded something. The root's tree must be empty.
     static func encodeTree<T>(
-        into tree: EncodingTree, for value: T, _ body: (TreeEncoder) throws -> Void
+        with root: TreeEncoder, for value: T, _ body: (TreeEncoder) throws -> Void
     ) throws {
-        let root = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
+        let tree = root.tree
         do {
             try body(root)
         } catch is NestedTooDeep {

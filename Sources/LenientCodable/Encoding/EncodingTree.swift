@@ -85,8 +85,9 @@ struct EncodedNode {
 /// The nodes of one encode call, plus the configuration the call runs with.
 ///
 /// One instance is shared by every encoder and container of a call; nodes refer to each other
-/// by index into ``nodes``. When the call ends and nothing else holds the tree, the encoder
-/// empties it (``reset()``) and gives it to its next call with the same configuration, which so
+/// by index into ``nodes``. When the call ends and no code outside it holds the tree's root
+/// encoder or any other (see ``hasOutsideEncoders``), the encoder empties the tree (``reset()``)
+/// and gives it, with its root encoder, to its next call with the same configuration, which so
 /// starts with node storage, an output buffer and tables of types already in place.
 ///
 /// The nodes and the other state that changes on every value live behind pointers that the
@@ -120,6 +121,11 @@ final class EncodingTree {
     /// See ``outputBuffer()``. Only read and assigned whole, so exempt from the dynamic
     /// exclusivity check.
     @exclusivity(unchecked) private var output: ByteBuffer?
+    /// Whether code outside the encode call may hold an encoder of this tree, other than the root:
+    /// one that a value kept when it was given back, or one handed out by `superEncoder()`. Such
+    /// an encoder could write into the tree after the call, so the tree is not reused. Only
+    /// assigned whole, so exempt from the dynamic exclusivity check.
+    @exclusivity(unchecked) var hasOutsideEncoders = false
     /// The key plans this tree's calls looked up, in a direct-mapped table indexed by the types'
     /// addresses: a lookup is a few shifts and two compares, where hashing would cost more than
     /// the rest of a small container.

@@ -267,11 +267,11 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         let tree = encoder.tree
         let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
         if existed { tree.clear(member) }
-        return TreeEncoder(tree: tree, node: member, parent: encoder, key: key)
+        return encoder.superEncoder(node: member, key: key)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        TreeEncoder(tree: encoder.tree, node: memberNode(for: key, use: .value), parent: encoder, key: key)
+        encoder.superEncoder(node: memberNode(for: key, use: .value), key: key)
     }
 }
 
@@ -389,6 +389,6 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         let index = count
-        return TreeEncoder(tree: encoder.tree, node: appendSlot(), parent: encoder, key: IndexCodingKey(index))
+        return encoder.superEncoder(node: appendSlot(), key: IndexCodingKey(index))
     }
 }

@@ -92,11 +92,24 @@ final class TreeEncoder: Encoder {
     }
 
     private func giveBack(_ encoder: inout TreeEncoder) {
-        // Reuse the encoder only when the value being encoded kept no reference to it.
-        guard encoder !== self, spare == nil, isKnownUniquelyReferenced(&encoder) else { return }
+        guard encoder !== self else { return }
+        // Reuse the encoder only when the value being encoded kept no reference to it. One that
+        // it kept may write into the tree after the call, so the tree is not reused either.
+        guard isKnownUniquelyReferenced(&encoder) else {
+            tree.hasOutsideEncoders = true
+            return
+        }
+        guard spare == nil else { return }
         encoder.parent = nil
         encoder.key = nil
         spare = encoder
+    }
+
+    /// An encoder for `superEncoder()`: handed to the value to keep as it likes, so the tree
+    /// is not reused after the call.
+    func superEncoder(node: Int32, key: any CodingKey) -> TreeEncoder {
+        tree.hasOutsideEncoders = true
+        return TreeEncoder(tree: tree, node: node, parent: self, key: key)
     }
 
     // MARK: - Encoding values

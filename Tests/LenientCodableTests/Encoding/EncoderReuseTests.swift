@@ -29,18 +29,44 @@ import Testing
         static let keyMapping: [String: KeySource] = ["nothing": "n"]
     }
 
-    /// Keeps the encoder it was encoded with, as user code may.
+    /// Keeps an encoder of the call, as user code may, and writes through it after the call.
     final class EncoderBox: @unchecked Sendable {
-        // Written once, during the encode that fills it, and read after it returned.
-        var encoder: (any Encoder)?
+        // Written once, during the encode that fills it, and used after it returned.
+        var write: ((String) throws -> Void)?
+    }
+
+    /// What a ``Keeper`` keeps.
+    enum Kept: String, CaseIterable, Sendable {
+        case encoder, keyedContainer, superEncoder
     }
 
     struct Keeper: Encodable {
+        enum CodingKeys: String, CodingKey { case name }
         let box: EncoderBox
+        let kept: Kept
         func encode(to encoder: any Encoder) throws {
-            box.encoder = encoder
-            var container = encoder.singleValueContainer()
-            try container.encode("kept")
+            switch kept {
+            case .encoder:
+                box.write = { text in
+                    var container = encoder.singleValueContainer()
+                    try container.encode(text)
+                }
+                var container = encoder.singleValueContainer()
+                try container.encode("kept")
+            case .keyedContainer:
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode("kept", forKey: .name)
+                box.write = { text in try container.encode(text, forKey: .name) }
+            case .superEncoder:
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                let superEncoder = container.superEncoder()
+                var superContainer = superEncoder.singleValueContainer()
+                try superContainer.encode("kept")
+                box.write = { text in
+                    var container = superEncoder.singleValueContainer()
+                    try container.encode(text)
+                }
+            }
         }
     }
 
@@ -83,17 +109,25 @@ import Testing
         }
     }
 
-    @Test func anEncoderKeptPastItsCallStaysUsableAndApart() throws {
+    @Test(arguments: Kept.allCases, [false, true])
+    func whatAValueKeptStaysUsableAndApart(_ kept: Kept, atTopLevel: Bool) throws {
         let encoder = LenientJSONEncoder()
         let box = EncoderBox()
-        #expect(Self.text(try encoder.encode([Keeper(box: box)])) == #"["kept"]"#)
-        let kept = try #require(box.encoder)
-        #expect(Self.text(try encoder.encode(Pair(userID: 1, displayName: "A"))) == #"{"userID":1,"displayName":"A"}"#)
-        // Writing through the kept encoder touches its own call's tree, not a later call's.
-        var container = kept.singleValueContainer()
-        try container.encode("late")
-        #expect(kept.codingPath.map(\.stringValue) == ["Index 0"])
-        #expect(Self.text(try encoder.encode(Pair(userID: 2, displayName: "B"))) == #"{"userID":2,"displayName":"B"}"#)
+        let keeper = Keeper(box: box, kept: kept)
+        if atTopLevel {
+            _ = try encoder.encode(keeper)
+        } else {
+            _ = try encoder.encode([keeper])
+        }
+        let write = try #require(box.write)
+        let first = Pair(userID: 1, displayName: "A")
+        #expect(Self.text(try encoder.encode(first)) == #"{"userID":1,"displayName":"A"}"#)
+        // Writing through what was kept touches its own call's tree, not a later call's.
+        try write("late")
+        let second = Pair(userID: 2, displayName: "B")
+        #expect(Self.text(try encoder.encode(second)) == #"{"userID":2,"displayName":"B"}"#)
+        try write("later")
+        #expect(Self.text(try encoder.encode([first, second])).hasPrefix(#"[{"userID":1,"#))
     }
 
     @Test func oneEncoderAcrossEightTasksWhileItsSettingsChange() async throws {
