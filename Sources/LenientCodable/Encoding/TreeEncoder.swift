@@ -125,13 +125,23 @@ final class TreeEncoder: Encoder {
     func encode<T: Encodable>(_ value: T, into node: Int32, key: (any CodingKey)?, fillsEmpty: Bool = true) throws {
         if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: key) { return }
         if try encodeScalar(value, into: node, key: key) { return }
-        var encoder: TreeEncoder
-        if let key {
-            encoder = borrowEncoder(node: node, key: key)
-        } else {
-            encoder = self
+        // The key goes no further than this: copying an optional existential costs more than the
+        // rest of encoding an empty array.
+        guard let key else {
+            return try encodeComposite(value, with: self, into: node, fillsEmpty: fillsEmpty)
         }
+        var encoder = borrowEncoder(node: node, key: key)
         defer { giveBack(&encoder) }
+        try encodeComposite(value, with: encoder, into: node, fillsEmpty: fillsEmpty)
+    }
+
+    /// The rest of ``encode(_:into:key:fillsEmpty:)`` for a value that is not a scalar: encodes
+    /// it through `encoder`, whose node is `node`, and finishes the node. Inlined into both of
+    /// its callers: a call of its own cost twitter statuses about 1% more.
+    @inline(__always)
+    private func encodeComposite<T: Encodable>(
+        _ value: T, with encoder: TreeEncoder, into node: Int32, fillsEmpty: Bool
+    ) throws {
         if encoder.depth > Self.maximumDepth { throw NestedTooDeep() }
         // The dynamic type: a subclass stored in a property of its superclass's type encodes
         // with its own containers, so its own key plan and hooks apply.
