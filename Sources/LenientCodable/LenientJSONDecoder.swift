@@ -329,7 +329,7 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable, ConfigurationCar
 /// with the calls that follow, so a call retains one reference instead of copying every setting.
 ///
 /// `@unchecked Sendable`: `settings` and `userInfo` never change after `init`, and
-/// `knownTraits` is read and written only while `lock` is held.
+/// `known` is read and written only while `lock` is held.
 final class DecodeContext: @unchecked Sendable {
     let settings: DecoderSettings
     /// `settings.userInfo` as `Decoder.userInfo` hands it out.
@@ -337,9 +337,9 @@ final class DecodeContext: @unchecked Sendable {
     private let lock = NSLock()
     /// The traits of the types decodes with this context have met, which the next decode
     /// starts with instead of looking each up again (see ``TreeDecoder/traits(of:)``).
-    private var knownTraits: [(id: ObjectIdentifier, traits: TypeTraits)] = []
-    /// The most types a decode hands on to the next: a decode searches them one by one, and a
-    /// small response meets a few.
+    private var known = KnownTraits.empty
+    /// The most types a context remembers: a table for a few dozen model types, the types of a
+    /// typical response; past it, a decode finds the rest as it did before it.
     static let maximumKnownTraits = 32
 
     init(_ settings: DecoderSettings) {
@@ -349,18 +349,22 @@ final class DecodeContext: @unchecked Sendable {
     }
 
     /// The traits earlier decodes met.
-    var traitsSeed: [(id: ObjectIdentifier, traits: TypeTraits)] {
+    var knownTraits: KnownTraits {
         lock.lock()
         defer { lock.unlock() }
-        return knownTraits
+        return known
     }
 
-    /// Keeps the traits a decode met, which start with an earlier seed, for the decodes that follow.
-    func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)]) {
-        guard traits.count <= DecodeContext.maximumKnownTraits else { return }
+    /// Keeps the traits of the types a decode met that `start`, the table it started with, did
+    /// not hold, for the decodes that follow; unless another decode grew the table meanwhile, or
+    /// the table would grow past ``maximumKnownTraits``.
+    func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)], after start: KnownTraits) {
+        let entries = start.entries + traits
+        guard entries.count <= DecodeContext.maximumKnownTraits else { return }
+        let next = KnownTraits(entries)
         lock.lock()
         defer { lock.unlock() }
-        if traits.count > knownTraits.count { knownTraits = traits }
+        if known === start { known = next }
     }
 }
 

@@ -47,6 +47,17 @@ struct TypeTraits {
     /// none for the standard scalars, compared by metatype; one, for the decoding marker, for any
     /// other type that conforms to none of the package's protocols; and one per protocol only
     /// for a type outside the package that adopts some of them (see `LenientMarkers.swift`).
+    /// The traits of a model with no hooks, mapping or converter.
+    private init() {
+        kind = .model
+        hasHooks = false
+        isPolymorphic = false
+        hasKeyPlan = false
+        defaultingWrapper = nil
+        isForgivingWrapper = false
+        isPlainScalar = false
+    }
+
     init(of type: Any.Type) {
         defaultingWrapper = nil
         isForgivingWrapper = false
@@ -110,7 +121,56 @@ struct TypeTraits {
     }
 }
 
+/// The traits of the types that the decodes of one ``DecodeContext`` met, in an open-addressing
+/// hash table keyed by the types' addresses. Immutable once built: a decode takes the context's
+/// current one under its lock, then reads it without one; a decode that meets new types builds
+/// the next one (``DecodeContext/learn(_:)``).
+///
+/// `@unchecked Sendable`: every property is a `let` set in `init`, and `TypeTraits` holds only
+/// metatypes and flags.
+final class KnownTraits: @unchecked Sendable {
+    let entries: [(id: ObjectIdentifier, traits: TypeTraits)]
+    /// Indices into `entries`, -1 for an empty slot; twice as many slots as the most entries.
+    private let slots: [Int32]
+    private static let slotCount = 2 * DecodeContext.maximumKnownTraits
+
+    static let empty = KnownTraits([])
+
+    init(_ entries: [(id: ObjectIdentifier, traits: TypeTraits)]) {
+        precondition(entries.count <= DecodeContext.maximumKnownTraits)
+        self.entries = entries
+        var slots = [Int32](repeating: -1, count: KnownTraits.slotCount)
+        for (position, entry) in entries.enumerated() {
+            var slot = KnownTraits.slot(of: entry.id)
+            while slots[slot] >= 0 { slot = (slot + 1) & (KnownTraits.slotCount - 1) }
+            slots[slot] = Int32(position)
+        }
+        self.slots = slots
+    }
+
+    /// The first slot to probe for a type: bits of its address above the alignment of metadata.
+    @inline(__always)
+    private static func slot(of id: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: id)
+        return Int(truncatingIfNeeded: (bits &>> 4) ^ (bits &>> 10)) & (slotCount - 1)
+    }
+
+    @inline(__always)
+    func traits(for id: ObjectIdentifier) -> TypeTraits? {
+        var slot = KnownTraits.slot(of: id)
+        while true {
+            let position = Int(slots[slot])
+            guard position >= 0 else { return nil }
+            if entries[position].id == id { return entries[position].traits }
+            slot = (slot + 1) & (KnownTraits.slotCount - 1)
+        }
+    }
+}
+
 extension TypeTraits {
+    /// A value for a slot that holds no type's traits yet; built without asking the runtime anything.
+    static var placeholder: TypeTraits { TypeTraits() }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: TypeTraits] = [:]
 
@@ -133,30 +193,34 @@ extension TreeDecoder {
     /// The first words of the message of a rejection, which tells rejections from other failures.
     static let rejectionPrefix = "Rejected by "
 
-    /// The traits of a type, from the per-decode table: the last type asked for first, then the
-    /// others in the order they were met. A decode meets few types, so a linear search of
-    /// pointer comparisons beats hashing. The table starts with the types that earlier decodes
-    /// with the same settings met (``DecodeContext/traitsSeed``), so that a small response's
-    /// decode finds its types without a lock or an allocation.
+    /// The traits of a type: the last type asked about first, then the types that earlier decodes
+    /// with the same settings met (``KnownTraits``, a hash table read without a lock), then the
+    /// types this decode met that they did not (a short list), and only then the process-wide
+    /// cache. A small response's decode finds its types without a lock or an allocation, and a
+    /// document whose values alternate between many types finds each in one probe.
     @inline(__always)
     func traits(of type: Any.Type) -> TypeTraits {
         let id = ObjectIdentifier(type)
-        if lastTraitsIndex < traitsTable.count, traitsTable[lastTraitsIndex].id == id {
-            return traitsTable[lastTraitsIndex].traits
-        }
+        if lastTraitsID == id { return lastTraits }
         return traitsSlowPath(of: type, id: id)
     }
 
     private func traitsSlowPath(of type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
-        for position in traitsTable.indices where traitsTable[position].id == id {
-            lastTraitsIndex = position
-            return traitsTable[position].traits
+        if let known = knownTraits.traits(for: id) {
+            lastTraitsID = id
+            lastTraits = known
+            return known
+        }
+        for entry in newTraits where entry.id == id {
+            lastTraitsID = id
+            lastTraits = entry.traits
+            return entry.traits
         }
         var traits = TypeTraits.shared(for: type, id: id)
         if hasConverters { traits = traits.withConverters(options.converters, for: type) }
-        traitsTable.append((id, traits))
-        lastTraitsIndex = traitsTable.count - 1
-        metNewTypes = true
+        newTraits.append((id, traits))
+        lastTraitsID = id
+        lastTraits = traits
         return traits
     }
 

@@ -39,11 +39,13 @@ final class TreeDecoder: Decoder {
     let hasConverters: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     @exclusivity(unchecked) var readKeys: Set<Int>?
-    /// The traits of the types met so far in this decode, and the last one looked up.
-    @exclusivity(unchecked) var traitsTable: [(id: ObjectIdentifier, traits: TypeTraits)] = []
-    @exclusivity(unchecked) var lastTraitsIndex = 0
-    /// Whether this decode added types to the table that it started with.
-    @exclusivity(unchecked) var metNewTypes = false
+    /// The last type whose traits were looked up, and its traits (``traits(of:)``).
+    @exclusivity(unchecked) var lastTraitsID: ObjectIdentifier?
+    @exclusivity(unchecked) var lastTraits = TypeTraits.placeholder
+    /// The types that earlier decodes with the same settings met, with their traits.
+    let knownTraits: KnownTraits
+    /// The types this decode met that ``knownTraits`` does not hold, in the order they were met.
+    @exclusivity(unchecked) var newTraits: [(id: ObjectIdentifier, traits: TypeTraits)] = []
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     @exclusivity(unchecked) var cachedPlan: PlanEntry?
     /// The plans this decode has used, searched before the process-wide cache and its lock.
@@ -259,7 +261,7 @@ final class TreeDecoder: Decoder {
         self.isLenient = options.forgivesValues
         self.hasConverters = !options.converters.isEmpty
         self.readKeys = options.reportsUnknownKeys ? [] : nil
-        traitsTable = context.traitsSeed
+        knownTraits = context.knownTraits
     }
 
     var codingPath: [any CodingKey] { codingPathNode.path }
@@ -321,7 +323,7 @@ final class TreeDecoder: Decoder {
             // own `try?` swallowed the error: nothing below it was decoded.
             if let exhaustion = decoder.stackExhaustion { throw exhaustion }
             decoder.shareKeyOrders()
-            if decoder.metNewTypes { decoder.context.learn(decoder.traitsTable) }
+            if !decoder.newTraits.isEmpty { decoder.context.learn(decoder.newTraits, after: decoder.knownTraits) }
             return value
         }
     }
