@@ -342,10 +342,18 @@ final class DecodeContext: @unchecked Sendable {
     /// typical response; past it, a decode finds the rest as it did before it.
     static let maximumKnownTraits = 32
 
+    /// For each of the options' date formats, its pattern's reader when it is a pattern that
+    /// ``PatternReader`` reads: made once, rather than looked up for every date and format tried.
+    let patternReaders: [PatternReader?]
+
     init(_ settings: DecoderSettings) {
         self.settings = settings
         // An empty dictionary costs no allocation; `mapValues` would make one.
         userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
+        patternReaders = settings.options.dateFormats.map { format in
+            guard case .pattern(let pattern) = format.kind else { return nil }
+            return PatternReader(pattern: pattern)
+        }
     }
 
     /// The traits earlier decodes met.

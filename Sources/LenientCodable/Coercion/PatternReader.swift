@@ -51,7 +51,15 @@ struct PatternReader {
 
     /// The date the text stands for, in UTC unless the text names an offset.
     func date(from text: String) -> Date? {
-        var bytes = Array(text.utf8)[...]
+        var text = text
+        return text.withUTF8 { date(fromUTF8: $0) }
+    }
+
+    /// ``date(from:)`` over the text's bytes, read in place with a cursor: a pattern that does not
+    /// match (most of those a list tries) usually fails at its first field, before any copy.
+    private func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        let count = bytes.count
+        var position = 0
         var year = 1970
         var month = 1
         var day = 1
@@ -60,23 +68,30 @@ struct PatternReader {
         var second = 0
         var offsetSeconds = 0
         func number(maximumDigits: Int) -> Int? {
-            let digits = bytes.prefix(maximumDigits).prefix(while: JSONParser.isDigit)
-            guard !digits.isEmpty else { return nil }
-            bytes = bytes.dropFirst(digits.count)
-            return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            var value = 0
+            let start = position
+            while position - start < maximumDigits, position < count, JSONParser.isDigit(bytes[position]) {
+                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            return position == start ? nil : value
         }
         func name(in names: [String]) -> Int? {
-            guard bytes.count >= 3 else { return nil }
-            let word = String(decoding: bytes.prefix(3), as: UTF8.self).lowercased()
-            guard let position = names.firstIndex(of: word) else { return nil }
-            bytes = bytes.dropFirst(3)
-            return position
+            guard count - position >= 3 else { return nil }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 3]), as: UTF8.self)
+                .lowercased()
+            guard let index = names.firstIndex(of: word) else { return nil }
+            position += 3
+            return index
         }
         func offset() -> Int? {
-            guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-            bytes = bytes.dropFirst()
+            guard position < count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") else {
+                return nil
+            }
+            let sign = bytes[position]
+            position += 1
             guard let hours = number(maximumDigits: 2), hours < 24 else { return nil }
-            if bytes.first == UInt8(ascii: ":") { bytes = bytes.dropFirst() }
+            if position < count && bytes[position] == UInt8(ascii: ":") { position += 1 }
             let minutes = number(maximumDigits: 2) ?? 0
             guard minutes < 60 else { return nil }
             let seconds = hours * 3600 + minutes * 60
@@ -114,19 +129,22 @@ struct PatternReader {
                 if let value = offset() {
                     offsetSeconds = value
                 } else {
-                    let word = bytes.prefix(while: { $0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z") })
-                    guard ["gmt", "utc", "ut", "z"].contains(String(decoding: word, as: UTF8.self).lowercased()) else {
-                        return nil
+                    let start = position
+                    while position < count,
+                        bytes[position] | 0x20 >= UInt8(ascii: "a") && bytes[position] | 0x20 <= UInt8(ascii: "z")
+                    {
+                        position += 1
                     }
-                    bytes = bytes.dropFirst(word.count)
+                    let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                    guard ["gmt", "utc", "ut", "z"].contains(word.lowercased()) else { return nil }
                     if let value = offset() { offsetSeconds = value }
                 }
             case .literal(let expected):
-                guard bytes.first == expected else { return nil }
-                bytes = bytes.dropFirst()
+                guard position < count, bytes[position] == expected else { return nil }
+                position += 1
             }
         }
-        guard bytes.isEmpty, day <= ISO8601Reader.daysIn(month: month, year: year) else { return nil }
+        guard position == count, day <= ISO8601Reader.daysIn(month: month, year: year) else { return nil }
         let days = ISO8601Reader.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: TimeInterval(seconds))

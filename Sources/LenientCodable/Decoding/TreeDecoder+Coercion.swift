@@ -223,9 +223,16 @@ extension TreeDecoder {
         let formats = options.dateFormats
         switch node.kind {
         case .string:
-            let text = tree.string(at: index)
-            for format in formats {
-                if let date = format.date(fromString: text) { return date }
+            // Trimmed once for all the formats; patterns that `PatternReader` reads use the
+            // context's readers.
+            let text = CoercionRules.trimmed(tree.string(at: index))
+            let readers = context.patternReaders
+            for (position, format) in formats.enumerated() {
+                if let reader = readers[position] {
+                    if let date = reader.date(from: text) { return date }
+                } else if let date = format.date(fromString: text) {
+                    return date
+                }
             }
         case .number:
             if let value = NumberConversion.double(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger)) {
