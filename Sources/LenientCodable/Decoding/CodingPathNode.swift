@@ -79,6 +79,11 @@ final class PathBox {
     /// (``JSONTree/findMember(in:key:cursor:)``).
     @exclusivity(unchecked) var nextKey = 0
     @exclusivity(unchecked) var keysBefore = KeySummary()
+    /// The same for searches of keys converted from snake case, whose summary holds another hash
+    /// (``JSONTree/findMemberFromSnakeCase(in:key:cursor:)``): a container of a model that maps
+    /// some keys searches the others this way, and each kind of search keeps its own place.
+    @exclusivity(unchecked) var snakeCaseNextKey = 0
+    @exclusivity(unchecked) var snakeCaseKeysBefore = KeySummary()
 
     init(_ node: CodingPathNode) { self.node = node }
 

@@ -131,7 +131,7 @@ extension TreeDecoder {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
             if convertsFromSnakeCase {
-                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
             }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
@@ -842,7 +842,7 @@ extension TreeDecoder {
             if let convertedKeys { return convertedKeys[name] }
             var name = name
             if convertsFromSnakeCase {
-                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0) }
+                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
             }
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }

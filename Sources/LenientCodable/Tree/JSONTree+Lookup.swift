@@ -203,6 +203,12 @@ struct KeySummary {
         }
     }
 
+    /// Fills the summary: every later search starts at the first member.
+    @inline(__always)
+    mutating func insertEverything() {
+        words = (.max, .max, .max, .max)
+    }
+
     /// Adds the key node at `index`; a key written with escapes, whose bytes are not its text,
     /// fills the summary, so that every later search starts at the first member.
     @inline(__always)

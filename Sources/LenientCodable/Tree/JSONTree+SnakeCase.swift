@@ -25,6 +25,59 @@ extension JSONTree {
         }
         return nil
     }
+
+    /// ``findMemberFromSnakeCase(in:key:)`` from where the container's last search ended, as
+    /// ``findMember(in:key:cursor:)`` does for exact keys. The summary of the keys before the
+    /// place holds, for each, a hash of what converting from snake case leaves unchanged up to
+    /// ASCII case: its first and last bytes (``snakeCaseHash(_:)``).
+    func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+        guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeysBefore.contains(hash) else {
+            return findMemberFromSnakeCase(in: objectIndex, key: key)
+        }
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = max(cursor.snakeCaseNextKey, objectIndex + 1)
+        var keysBefore = cursor.snakeCaseKeysBefore
+        while keyIndex < end {
+            let next = Int(nodes[keyIndex + 1].end)
+            if snakeCaseKey(at: keyIndex, matches: key) {
+                keysBefore.insert(hash)
+                cursor.snakeCaseKeysBefore = keysBefore
+                cursor.snakeCaseNextKey = next
+                return keyIndex + 1
+            }
+            let node = nodes[keyIndex]
+            if !node.has(JSONNode.hasEscapes), let other = JSONTree.snakeCaseHash(bytes(of: node)) {
+                keysBefore.insert(other)
+            } else {
+                keysBefore.insertEverything()
+            }
+            keyIndex = next
+        }
+        return nil
+    }
+
+    /// Whether the key node at `keyIndex`, converted from snake case, equals `key`.
+    @inline(__always)
+    private func snakeCaseKey(at keyIndex: Int, matches key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let node = nodes[keyIndex]
+        if !node.has(JSONNode.hasEscapes), SnakeCaseMatcher.cannotMatch(bytes(of: node), key) { return false }
+        if !node.has(JSONNode.hasEscapes), let fast = SnakeCaseMatcher.matches(bytes(of: node), key) { return fast }
+        return KeyConversion.camelCase(fromSnakeCase: string(at: keyIndex)).utf8.elementsEqual(key)
+    }
+
+    /// A hash of a key that converting from snake case keeps, for ``KeySummary``: its first and
+    /// last bytes with ASCII case ignored (the conversion removes inner underscores and changes
+    /// only the case of letters, and keeps leading and trailing underscores). `nil` when either
+    /// byte is not ASCII, whose case the conversion may change in other ways.
+    @inline(__always)
+    static func snakeCaseHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        guard let base = key.baseAddress, key.count > 0 else { return 0 }
+        let first = base[0]
+        let last = base[key.count - 1]
+        guard first < 0x80, last < 0x80 else { return nil }
+        let mixed = (UInt32(first | 0x20) &<< 8 | UInt32(last | 0x20)) &* 0x9E37_79B1
+        return UInt8(truncatingIfNeeded: mixed &>> 24)
+    }
 }
 
 /// Compares a snake-case JSON key with a coding key without converting it: the leading and

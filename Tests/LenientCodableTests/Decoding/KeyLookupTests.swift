@@ -97,6 +97,42 @@ import Testing
         manyKeys.filter { $0.hasSuffix("5") } + manyKeys + ["key5", "key69"],
     ]
 
+    static let snakeCaseDocuments: [String] = [
+        #"{"user_id":1,"user_name":2,"is_active":3}"#,
+        #"{"user_name":1,"userName":2,"user_id":3,"user_name":4}"#,
+        #"{"is_active":1,"user_n\u0061me":2,"user_name":3,"_user_id":4,"user_id_":5}"#,
+        "{" + manyKeys.enumerated().map { #""\#($1)_x":\#($0)"# }.joined(separator: ",") + #","key5_x":-5}"#,
+    ]
+
+    static let snakeCaseOrders: [[String]] = [
+        ["userId", "userName", "isActive"],
+        ["isActive", "userName", "userId", "userName"],
+        ["missing", "userName", "_userId", "userId_", "isActive"],
+        manyKeys.map { $0 + "X" },
+        manyKeys.map { $0 + "X" }.reversed() + ["key5X"],
+    ]
+
+    /// The same with keys converted from snake case, whose searches keep a place of their own.
+    @Test(arguments: snakeCaseDocuments, snakeCaseOrders)
+    func snakeCaseAnswersAreFoundations(document: String, order: [String]) throws {
+        let data = Data(document.utf8)
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        foundation.userInfo[Self.orderKey] = order
+        let expected = try foundation.decode(AskedInOrder.self, from: data)
+        // `.lenient` finds a key in another spelling (`_userId` for `user_id`) where Foundation
+        // finds none, as documented; without loose matching, its answers are Foundation's.
+        var lenient = LenientJSONDecoder.Options.lenient
+        lenient.allowsLooseKeyMatching = false
+        for options in [LenientJSONDecoder.Options.strict, lenient] {
+            let decoder = LenientJSONDecoder(options: options)
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.userInfo[Self.orderKey] = order
+            #expect(try decoder.decode(AskedInOrder.self, from: data) == expected)
+            #expect(try decoder.decode(AskedInOrder.self, from: data) == expected)
+        }
+    }
+
     @Test(arguments: documents, orders)
     func answersAreFoundations(document: String, order: [String]) throws {
         let data = Data(document.utf8)
