@@ -400,20 +400,19 @@ extension TreeDecoder {
         case .false: raw = "false"
         default: raw = ""
         }
-        if let stringEnum = T.self as? any RawRepresentable<String>.Type,
-            let value = Self.enumCase(stringEnum, matching: raw) as? T
-        {
+        let shape = EnumShape.of(T.self)
+        if let stringEnum = shape.stringEnum, let value = Self.enumCase(stringEnum, shape: shape, matching: raw) as? T {
             record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
             return value
         }
-        if let intEnum = T.self as? any RawRepresentable<Int>.Type,
+        if let intEnum = shape.intEnum,
             let (number, truncated) = CoercionRules.integer(fromString: raw, as: Int.self), !truncated,
             let value = intEnum.init(rawValue: number) as? T
         {
             record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
             return value
         }
-        if let fallback = T.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? T {
+        if let fallback = shape.fallback, let value = fallback.fallbackCase as? T {
             record(
                 .defaulted, path: path, found: index,
                 "Unknown value \(describeFound(at: index)) for \(T.self); used the fallback case \(value).")
@@ -423,23 +422,62 @@ extension TreeDecoder {
     }
 
     /// The case of a string enum whose raw value matches ignoring case.
-    private static func enumCase(_ type: any RawRepresentable<String>.Type, matching raw: String) -> Any? {
+    private static func enumCase(_ type: any RawRepresentable<String>.Type, shape: EnumShape, matching raw: String)
+        -> Any?
+    {
         if let exact = type.init(rawValue: raw) { return exact }
-        if let iterable = type as? any CaseIterable.Type {
-            let lowered = raw.lowercased()
-            for candidate in iterable.allCases as any Collection {
-                if let value = candidate as? any RawRepresentable<String>, value.rawValue.lowercased() == lowered {
-                    return value
-                }
-            }
-            return nil
-        }
+        if let cases = shape.casesByLowercasedRawValue { return cases[raw.lowercased()] }
         // Without the list of cases, try the spellings servers use for the same name.
         let camel = raw.prefix(1).lowercased() + raw.dropFirst()
         for spelling in [raw.lowercased(), raw.uppercased(), camel, raw.capitalized] {
             if let value = type.init(rawValue: spelling) { return value }
         }
         return nil
+    }
+}
+
+/// What ``TreeDecoder/coerceEnum(_:at:path:)`` asks of a type, asked once per type and process:
+/// casts to protocols with a primary associated type (`any RawRepresentable<String>.Type`) are
+/// among the runtime's slowest, thousands of instructions each, and the runtime does not remember
+/// their answers.
+struct EnumShape {
+    let stringEnum: (any RawRepresentable<String>.Type)?
+    let intEnum: (any RawRepresentable<Int>.Type)?
+    let fallback: (any CaseFallback.Type)?
+    /// For a `CaseIterable` string enum, its cases by their raw values lowercased; the first of
+    /// cases whose raw values differ only in case.
+    let casesByLowercasedRawValue: [String: Any]?
+
+    private static let lock = NSLock()
+    // Read and written only while `lock` is held; one entry per type that a value was coerced
+    // to as an enum, which the process's types bound.
+    nonisolated(unsafe) private static var shapes: [ObjectIdentifier: EnumShape] = [:]
+
+    static func of(_ type: Any.Type) -> EnumShape {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        let known = shapes[id]
+        lock.unlock()
+        if let known { return known }
+        let stringEnum = type as? any RawRepresentable<String>.Type
+        var cases: [String: Any]?
+        if stringEnum != nil, let iterable = type as? any CaseIterable.Type {
+            var byName: [String: Any] = [:]
+            for candidate in iterable.allCases as any Collection {
+                if let value = candidate as? any RawRepresentable<String> {
+                    let lowered = value.rawValue.lowercased()
+                    if byName[lowered] == nil { byName[lowered] = value }
+                }
+            }
+            cases = byName
+        }
+        let shape = EnumShape(
+            stringEnum: stringEnum, intEnum: type as? any RawRepresentable<Int>.Type,
+            fallback: type as? any CaseFallback.Type, casesByLowercasedRawValue: cases)
+        lock.lock()
+        shapes[id] = shape
+        lock.unlock()
+        return shape
     }
 }
 
