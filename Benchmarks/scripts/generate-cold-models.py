@@ -43,7 +43,7 @@ for i in range(models):
 }}
 
 """)
-lines.append("/// The JSON of every model, in order: the same shape with the model's own key names.\n")
+lines.append("/// The JSON of model `index`: the same shape with the model's own key names.\n")
 lines.append("func coldModelJSON(_ index: Int) -> Data {\n")
 lines.append('    let json = """\n')
 lines.append('        {"id": INDEX, "nameINDEX": "model INDEX", "score": 1.5, "isActive": true, "tags": ["a", "b"], \\\n')
@@ -51,9 +51,10 @@ lines.append('        "counts": [1, 2, 3], "note": null, "createdAt": "2024-05-0
 lines.append('        "ratio": 0.25, "detail": {"codeINDEX": 3, "label": "x", "ratio": 2.5}, "extra": {"k": 1}}\n')
 lines.append('        """\n')
 lines.append('    return Data(json.replacingOccurrences(of: "INDEX", with: String(index)).utf8)\n}\n\n')
-lines.append("/// Decodes model `index` from its JSON with `decode`, which stands for one decoder's `decode(_:from:)`.\n")
-lines.append("public func coldDecode(_ index: Int, _ decode: (any Decodable.Type, Data) throws -> Any) throws {\n")
-lines.append("    let data = coldModelJSON(index)\n")
+lines.append("/// The JSON of every model, in order, built before anything is timed.\n")
+lines.append("public func coldModelDocuments() -> [Data] {\n    (0..<coldModelCount).map(coldModelJSON)\n}\n\n")
+lines.append("/// Decodes model `index` from `data`, its JSON, with `decode`, which stands for one decoder's `decode(_:from:)`.\n")
+lines.append("public func coldDecode(_ index: Int, _ data: Data, _ decode: (any Decodable.Type, Data) throws -> Any) throws {\n")
 lines.append("    switch index {\n")
 for i in range(models):
     lines.append(f"    case {i}: _ = try decode(ColdModel{i}.self, data)\n")

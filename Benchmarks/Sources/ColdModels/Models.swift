@@ -4005,7 +4005,7 @@ struct ColdModel199: Codable {
     var extra: [String: Int]
 }
 
-/// The JSON of every model, in order: the same shape with the model's own key names.
+/// The JSON of model `index`: the same shape with the model's own key names.
 func coldModelJSON(_ index: Int) -> Data {
     let json = """
         {"id": INDEX, "nameINDEX": "model INDEX", "score": 1.5, "isActive": true, "tags": ["a", "b"], \
@@ -4015,9 +4015,13 @@ func coldModelJSON(_ index: Int) -> Data {
     return Data(json.replacingOccurrences(of: "INDEX", with: String(index)).utf8)
 }
 
-/// Decodes model `index` from its JSON with `decode`, which stands for one decoder's `decode(_:from:)`.
-public func coldDecode(_ index: Int, _ decode: (any Decodable.Type, Data) throws -> Any) throws {
-    let data = coldModelJSON(index)
+/// The JSON of every model, in order, built before anything is timed.
+public func coldModelDocuments() -> [Data] {
+    (0..<coldModelCount).map(coldModelJSON)
+}
+
+/// Decodes model `index` from `data`, its JSON, with `decode`, which stands for one decoder's `decode(_:from:)`.
+public func coldDecode(_ index: Int, _ data: Data, _ decode: (any Decodable.Type, Data) throws -> Any) throws {
     switch index {
     case 0: _ = try decode(ColdModel0.self, data)
     case 1: _ = try decode(ColdModel1.self, data)
