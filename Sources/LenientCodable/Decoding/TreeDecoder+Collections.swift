@@ -222,6 +222,17 @@ extension Array: LenientCollection where Element: Decodable {
         return try build(Element.self, from: decoder, at: index, path: path)
     }
 
+    /// The number of elements of the array node at `index`; Foundation's error for another kind of node.
+    @inline(__always)
+    private static func arrayLength(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Int {
+        let node = decoder.tree[index]
+        guard node.kind == .array else {
+            throw decoder.containerMismatch(
+                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
+        }
+        return Int(node.length)
+    }
+
     /// The elements of the array node at `index`, as an array of a scalar type named in the
     /// caller, so that this is compiled for it: `reserveCapacity` and `append` are then inlined
     /// with the array type's metadata known, where `init(unsafeUninitializedCapacity:)` would
@@ -230,13 +241,8 @@ extension Array: LenientCollection where Element: Decodable {
     private static func buildScalars<Value: Decodable>(
         _ type: Value.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
     ) throws -> [Value] {
-        let node = decoder.tree[index]
-        guard node.kind == .array else {
-            throw decoder.containerMismatch(
-                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
-        }
         var elements: [Value] = []
-        elements.reserveCapacity(Int(node.length))
+        elements.reserveCapacity(try arrayLength(from: decoder, at: index, path: path))
         try decoder.forEachElement(of: Value.self, at: index, path: path) { elements.append($0) }
         return elements
     }
@@ -246,14 +252,10 @@ extension Array: LenientCollection where Element: Decodable {
     private static func build<Value: Decodable>(
         _ type: Value.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
     ) throws -> [Value] {
-        let node = decoder.tree[index]
-        guard node.kind == .array else {
-            throw decoder.containerMismatch(
-                node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
-        }
+        let length = try arrayLength(from: decoder, at: index, path: path)
         // Written through the buffer: in unspecialized code each `append` would look up the
         // array type's metadata again.
-        return try [Value](unsafeUninitializedCapacity: Int(node.length)) { buffer, initializedCount in
+        return try [Value](unsafeUninitializedCapacity: length) { buffer, initializedCount in
             try decoder.forEachElement(of: Value.self, at: index, path: path) { element in
                 (buffer.baseAddress! + initializedCount).initialize(to: element)
                 initializedCount += 1
