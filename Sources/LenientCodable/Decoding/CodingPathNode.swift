@@ -74,16 +74,12 @@ final class PathBox {
     /// For key strategies that convert keys through a table: the keyed container's object's
     /// converted keys, each to its value node. A box belongs to one node, so to one object.
     @exclusivity(unchecked) var convertedKeys: [String: Int]?
-    /// For a keyed container without a key table: the key node after the last member found, where
-    /// the next search starts (0 before the first), and a summary of the keys before it
-    /// (``JSONTree/findMember(in:key:cursor:)``).
-    @exclusivity(unchecked) var nextKey = 0
-    @exclusivity(unchecked) var keysBefore = KeySummary()
-    /// The same for searches of keys converted from snake case, whose summary holds another hash
-    /// (``JSONTree/findMemberFromSnakeCase(in:key:cursor:)``): a container of a model that maps
-    /// some keys searches the others this way, and each kind of search keeps its own place.
-    @exclusivity(unchecked) var snakeCaseNextKey = 0
-    @exclusivity(unchecked) var snakeCaseKeysBefore = KeySummary()
+    /// For a keyed container without a key table: where its searches of exact keys start
+    /// (``JSONTree/findMember(in:key:cursor:)``), and of keys converted from snake case, which
+    /// summarize keys by another hash (``JSONTree/findMemberFromSnakeCase(in:key:cursor:)``). A
+    /// container of a model that maps some keys makes both kinds of search, each from its own place.
+    @exclusivity(unchecked) var exactKeys = MemberCursor()
+    @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
 
     init(_ node: CodingPathNode) { self.node = node }
 

@@ -19,45 +19,67 @@ extension JSONTree {
     /// model that asks in the document's order finds each key at the first comparison, and a
     /// missing key costs the members after the last one found rather than all of them.
     ///
-    /// The first of duplicate keys must still win. `cursor` keeps, besides the place, a summary
+    /// The first of duplicate keys must still win. The cursor keeps, besides the place, a summary
     /// of the keys before it (``KeySummary``): when the key is not in it, no key before the
     /// place is equal, and the first match after it is the first in the object; otherwise the
     /// search starts at the first member, as ``findMember(in:key:)`` does.
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         let hash = KeySummary.hash(key)
-        guard !cursor.keysBefore.contains(hash) else { return findMember(in: objectIndex, key: key) }
-        let end = Int(nodes[objectIndex].end)
-        let keyIndex = max(cursor.nextKey, objectIndex + 1)
-        if keyIndex < end && stringEquals(at: keyIndex, key) {
-            // The usual case: the model asks for the member that follows the last one.
-            cursor.keysBefore.insert(hash)
-            cursor.nextKey = Int(nodes[keyIndex + 1].end)
+        guard !cursor.exactKeys.keysBefore.contains(hash) else { return findMember(in: objectIndex, key: key) }
+        let keyIndex = max(cursor.exactKeys.nextKey, objectIndex + 1)
+        if keyIndex < Int(nodes[objectIndex].end) && stringEquals(at: keyIndex, key) {
+            // The usual case, inlined where keys are looked up: the model asks for the member
+            // that follows the last one.
+            cursor.exactKeys.keysBefore.insert(hash)
+            cursor.exactKeys.nextKey = Int(nodes[keyIndex + 1].end)
             return keyIndex + 1
         }
-        return findMemberAfterCursor(in: objectIndex, key: key, hash: hash, from: keyIndex, end: end, cursor: cursor)
+        return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
     }
 
-    /// The rest of ``findMember(in:key:cursor:)``: the members after the place, each added to the
-    /// summary up to the one found.
-    private func findMemberAfterCursor(
-        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, from start: Int, end: Int, cursor: PathBox
+    /// The rest of ``findMember(in:key:cursor:)``, out of line.
+    private func findExactMemberAfterCursor(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
     ) -> Int? {
-        var keyIndex = start
+        findMember(
+            in: objectIndex, after: &cursor.exactKeys, hash: hash, matches: { stringEquals(at: $0, key) },
+            hashOfKey: { exactKeyHash(at: $0) })
+    }
+
+    /// The search that both kinds of cursor share, for a key whose `hash` the cursor's summary
+    /// does not hold: the members from the cursor's place on, each added to the summary (by
+    /// `hashOfKey`, or every bit when it has none) up to the one that `matches`, after which
+    /// the place moves. `nil`, and the cursor unchanged, when no member after the place matches,
+    /// and so none in the object.
+    @inline(__always)
+    func findMember(
+        in objectIndex: Int, after cursor: inout MemberCursor, hash: UInt8, matches: (Int) -> Bool,
+        hashOfKey: (Int) -> UInt8?
+    ) -> Int? {
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = max(cursor.nextKey, objectIndex + 1)
         var keysBefore = cursor.keysBefore
         while keyIndex < end {
             let next = Int(nodes[keyIndex + 1].end)
-            if stringEquals(at: keyIndex, key) {
+            if matches(keyIndex) {
                 keysBefore.insert(hash)
-                cursor.keysBefore = keysBefore
-                cursor.nextKey = next
+                cursor = MemberCursor(nextKey: next, keysBefore: keysBefore)
                 return keyIndex + 1
             }
-            keysBefore.insert(keyAt: keyIndex, of: self)
+            if let other = hashOfKey(keyIndex) { keysBefore.insert(other) } else { keysBefore.insertEverything() }
             keyIndex = next
         }
-        // Not after the place, and (not in the summary) not before it either.
         return nil
+    }
+
+    /// The summary hash of the key node at `index`; `nil` for a key written with escapes, whose
+    /// bytes are not its text.
+    @inline(__always)
+    func exactKeyHash(at index: Int) -> UInt8? {
+        let node = nodes[index]
+        guard !node.has(JSONNode.hasEscapes) else { return nil }
+        return KeySummary.hash(bytes(of: node))
     }
 
     @inline(__always)
@@ -171,11 +193,7 @@ struct KeySummary {
     @inline(__always)
     static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt8 {
         guard let base = key.baseAddress, key.count > 0 else { return 0 }
-        return hash(base, count: key.count)
-    }
-
-    @inline(__always)
-    static func hash(_ base: UnsafePointer<UInt8>, count: Int) -> UInt8 {
+        let count = key.count
         let bytes = UInt32(base[0]) &<< 8 | UInt32(base[count &>> 1]) &<< 16 | UInt32(base[count &- 1]) &<< 24
         let mixed = (UInt32(truncatingIfNeeded: count) &* 0x9E37_79B1 ^ bytes) &* 0x9E37_79B1
         return UInt8(truncatingIfNeeded: mixed &>> 24)
@@ -208,17 +226,11 @@ struct KeySummary {
     mutating func insertEverything() {
         words = (.max, .max, .max, .max)
     }
+}
 
-    /// Adds the key node at `index`; a key written with escapes, whose bytes are not its text,
-    /// fills the summary, so that every later search starts at the first member.
-    @inline(__always)
-    mutating func insert(keyAt index: Int, of tree: JSONTree) {
-        let node = tree.nodes[index]
-        guard !node.has(JSONNode.hasEscapes) else {
-            words = (.max, .max, .max, .max)
-            return
-        }
-        let count = Int(node.length)
-        insert(count == 0 ? 0 : KeySummary.hash(tree.input.baseAddress! + Int(node.offset), count: count))
-    }
+/// A keyed container's place in its object for one kind of key search: the key node after the
+/// last member found (0 before the first), and a summary of the keys before it.
+struct MemberCursor {
+    var nextKey = 0
+    var keysBefore = KeySummary()
 }

@@ -11,16 +11,7 @@ extension JSONTree {
         let end = Int(nodes[objectIndex].end)
         var keyIndex = objectIndex + 1
         while keyIndex < end {
-            let node = nodes[keyIndex]
-            let matches: Bool
-            if !node.has(JSONNode.hasEscapes), SnakeCaseMatcher.cannotMatch(bytes(of: node), key) {
-                matches = false
-            } else if !node.has(JSONNode.hasEscapes), let fast = SnakeCaseMatcher.matches(bytes(of: node), key) {
-                matches = fast
-            } else {
-                matches = KeyConversion.camelCase(fromSnakeCase: string(at: keyIndex)).utf8.elementsEqual(key)
-            }
-            if matches { return keyIndex + 1 }
+            if snakeCaseKey(at: keyIndex, matches: key) { return keyIndex + 1 }
             keyIndex = Int(nodes[keyIndex + 1].end)
         }
         return nil
@@ -31,29 +22,15 @@ extension JSONTree {
     /// place holds, for each, a hash of what converting from snake case leaves unchanged up to
     /// ASCII case: its first and last bytes (``snakeCaseHash(_:)``).
     func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
-        guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeysBefore.contains(hash) else {
+        guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeys.keysBefore.contains(hash) else {
             return findMemberFromSnakeCase(in: objectIndex, key: key)
         }
-        let end = Int(nodes[objectIndex].end)
-        var keyIndex = max(cursor.snakeCaseNextKey, objectIndex + 1)
-        var keysBefore = cursor.snakeCaseKeysBefore
-        while keyIndex < end {
-            let next = Int(nodes[keyIndex + 1].end)
-            if snakeCaseKey(at: keyIndex, matches: key) {
-                keysBefore.insert(hash)
-                cursor.snakeCaseKeysBefore = keysBefore
-                cursor.snakeCaseNextKey = next
-                return keyIndex + 1
-            }
-            let node = nodes[keyIndex]
-            if !node.has(JSONNode.hasEscapes), let other = JSONTree.snakeCaseHash(bytes(of: node)) {
-                keysBefore.insert(other)
-            } else {
-                keysBefore.insertEverything()
-            }
-            keyIndex = next
-        }
-        return nil
+        return findMember(
+            in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash, matches: { snakeCaseKey(at: $0, matches: key) },
+            hashOfKey: { index in
+                let node = nodes[index]
+                return node.has(JSONNode.hasEscapes) ? nil : JSONTree.snakeCaseHash(bytes(of: node))
+            })
     }
 
     /// Whether the key node at `keyIndex`, converted from snake case, equals `key`.
