@@ -348,8 +348,7 @@ final class DecodeContext: @unchecked Sendable {
 
     init(_ settings: DecoderSettings) {
         self.settings = settings
-        // An empty dictionary costs no allocation; `mapValues` would make one.
-        userInfo = settings.userInfo.isEmpty ? [:] : settings.userInfo.mapValues { $0 as Any }
+        userInfo = settings.userInfo.asCoderUserInfo
         patternReaders = settings.options.dateFormats.map { format in
             guard case .pattern(let pattern) = format.kind else { return nil }
             return PatternReader(pattern: pattern)

@@ -124,7 +124,7 @@ struct TypeTraits {
 /// The traits of the types that the decodes of one ``DecodeContext`` met, in an open-addressing
 /// hash table keyed by the types' addresses. Immutable once built: a decode takes the context's
 /// current one under its lock, then reads it without one; a decode that meets new types builds
-/// the next one (``DecodeContext/learn(_:)``).
+/// the next one (``DecodeContext/learn(_:after:)``).
 ///
 /// `@unchecked Sendable`: every property is a `let` set in `init`, and `TypeTraits` holds only
 /// metatypes and flags.
@@ -385,7 +385,7 @@ extension TreeDecoder {
         _ body: (TreeDecoder) throws -> R
     ) rethrows -> R {
         var inner = TreeDecoder(
-            tree: tree, context: context, codingPathNode: path, userInfo: userInfo, depthBase: depth(at: index))
+            tree: tree, context: context, codingPathNode: path, knownTraits: knownTraits, depthBase: depth(at: index))
         // The inner tree takes part in this decode's Foundation-like pass and draws on its retry
         // budget (with its own allowance added, for JSON text); it gives back what it refused and
         // what it overspent.

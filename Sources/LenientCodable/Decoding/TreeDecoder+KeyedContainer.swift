@@ -851,7 +851,7 @@ extension TreeDecoder {
         private func decoderForKey(_ key: some CodingKey, valueIndex: Int?) -> TreeDecoder {
             let path = pathBox.appending(key)
             guard let valueIndex else {
-                let null = TreeDecoder.nullDecoder(context: decoder.context, path: path, userInfo: decoder.userInfo)
+                let null = TreeDecoder.nullDecoder(sharing: decoder, path: path)
                 null.takePart(in: decoder)
                 return null
             }
@@ -859,12 +859,11 @@ extension TreeDecoder {
         }
     }
 
-    /// A decoder whose value is `null`, for a super decoder of a missing key.
-    static func nullDecoder(context: DecodeContext, path: CodingPathNode, userInfo: [CodingUserInfoKey: Any])
-        -> TreeDecoder
-    {
-        let tree = JSONTree.null
-        return TreeDecoder(tree: tree, context: context, nodeIndex: 0, codingPathNode: path, userInfo: userInfo)
+    /// A decoder whose value is `null`, for a super decoder of a missing key of `parent`'s.
+    static func nullDecoder(sharing parent: TreeDecoder, path: CodingPathNode) -> TreeDecoder {
+        TreeDecoder(
+            tree: JSONTree.null, context: parent.context, nodeIndex: 0, codingPathNode: path,
+            knownTraits: parent.knownTraits)
     }
 }
 

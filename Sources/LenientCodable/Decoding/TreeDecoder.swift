@@ -28,7 +28,8 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var currentType: Any.Type?
     /// Where forgiven values are recorded; `nil` when nobody asked for a report.
     @exclusivity(unchecked) var report: ReportCollector?
-    let userInfo: [CodingUserInfoKey: Any]
+    /// The decode's `userInfo`, shared through its context by every decoder of the decode.
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
     /// The decode's options, read on every value.
     var options: LenientJSONDecoder.Options {
         _read { yield context.settings.options }
@@ -163,7 +164,7 @@ final class TreeDecoder: Decoder {
     /// Foundation-like pass under way, so a superclass decodes as its subclass does.
     func superDecoder(at index: Int, path: CodingPathNode) -> TreeDecoder {
         let decoder = TreeDecoder(
-            tree: tree, context: context, nodeIndex: index, codingPathNode: path, userInfo: userInfo,
+            tree: tree, context: context, nodeIndex: index, codingPathNode: path, knownTraits: knownTraits,
             depthBase: depthBase, owner: owner ?? self)
         decoder.takePart(in: self)
         return decoder
@@ -247,7 +248,7 @@ final class TreeDecoder: Decoder {
 
     init(
         tree: JSONTree, context: DecodeContext, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
-        userInfo: [CodingUserInfoKey: Any]? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
+        knownTraits: KnownTraits? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
@@ -256,12 +257,13 @@ final class TreeDecoder: Decoder {
         self.context = context
         self.nodeIndex = nodeIndex
         self.pathBox = PathBox(codingPathNode)
-        self.userInfo = userInfo ?? context.userInfo
         let options = context.settings.options
         self.isLenient = options.forgivesValues
         self.hasConverters = !options.converters.isEmpty
         self.readKeys = options.reportsUnknownKeys ? [] : nil
-        knownTraits = context.knownTraits
+        // A decoder nested in another's decode (a super decoder, JSON in a string) starts with
+        // the table that one took, rather than taking the context's lock again.
+        self.knownTraits = knownTraits ?? context.knownTraits
     }
 
     var codingPath: [any CodingKey] { codingPathNode.path }

@@ -36,9 +36,14 @@ final class EncoderConfiguration: @unchecked Sendable {
         case .custom(let convert): keyMode = .custom(convert)
         default: keyMode = .useDefaultKeys
         }
-        var userInfo: [CodingUserInfoKey: Any] = [:]
-        userInfo.reserveCapacity(settings.userInfo.count)
-        for (key, value) in settings.userInfo { userInfo[key] = value }
-        self.userInfo = userInfo
+        userInfo = settings.userInfo.asCoderUserInfo
+    }
+}
+
+extension Dictionary where Key == CodingUserInfoKey, Value == any Sendable {
+    /// The values as `Encoder.userInfo` and `Decoder.userInfo` hand them out; an empty
+    /// dictionary without the allocation that `mapValues` would make.
+    var asCoderUserInfo: [CodingUserInfoKey: Any] {
+        isEmpty ? [:] : mapValues { $0 as Any }
     }
 }
