@@ -57,6 +57,8 @@ struct PatternReader {
 
     /// ``date(from:)`` over the text's bytes, read in place with a cursor: a pattern that does not
     /// match (most of those a list tries) usually fails at its first field, before any copy.
+    /// `bytes` is valid only inside the caller's `withUTF8`, which holds the text; nothing here
+    /// keeps it, and every read is checked against its count.
     private func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         let count = bytes.count
         var position = 0

@@ -62,6 +62,10 @@ extension NumberConversion {
     /// `digits` then tells), counting the digits after the leading zeros in `digits`; returns the
     /// index past the run. Eight digits at a time where eight are left, then one by one: the
     /// same result as the one-by-one loop alone.
+    ///
+    /// Memory: every word read lies inside `bytes` (the first `count` bytes from its start), which
+    /// the caller keeps alive for the call — a number's text in the tree's input, which its node
+    /// storage holds, or a string's bytes inside `withUTF8`.
     @inline(__always)
     static func accumulateDigits(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into significand: inout UInt64, counting digits: inout Int

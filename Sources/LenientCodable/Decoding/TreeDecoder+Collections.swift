@@ -201,7 +201,8 @@ extension Array: LenientCollection where Element: Decodable {
         // Arrays of the common scalars are built by code compiled for their element type: in code
         // generic over `Element`, making an array asks the runtime for its storage type's metadata
         // (about 600 instructions), which for the many short arrays of numbers in a document like
-        // canada.json cost more than their elements.
+        // canada.json cost more than their elements. Each `unsafeBitCast` is from `[X]` to `[Element]`
+        // just after `Element.self == X.self` was checked: the same type, so the same layout.
         if Element.self == Double.self {
             return unsafeBitCast(
                 try buildScalars(Double.self, from: decoder, at: index, path: path), to: [Element].self)

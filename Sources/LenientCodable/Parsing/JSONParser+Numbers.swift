@@ -6,7 +6,9 @@ extension JSONParser {
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     /// The index past the run of ASCII digits at `start`: eight bytes at a time while eight are
-    /// left in the input (``NumberConversion/nonDigitBytes(_:)``), then one by one.
+    /// left in the input (``NumberConversion/nonDigitBytes(_:)``), then one by one. Every word read
+    /// lies inside the input, which the caller of ``JSONParser/parse(_:options:)`` keeps alive
+    /// while it parses.
     @inline(__always)
     func skipDigits(from start: Int) -> Int {
         var index = start

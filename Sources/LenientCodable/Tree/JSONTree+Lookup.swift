@@ -23,6 +23,10 @@ extension JSONTree {
     /// of the keys before it (``KeySummary``): when the key is not in it, no key before the
     /// place is equal, and the first match after it is the first in the object; otherwise the
     /// search starts at the first member, as ``findMember(in:key:)`` does.
+    ///
+    /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' bytes
+    /// are the tree's input, which its node storage keeps for as long as the tree is read, after
+    /// the decode call too (``NodeStorage/keepInput()``).
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         let hash = KeySummary.hash(key)

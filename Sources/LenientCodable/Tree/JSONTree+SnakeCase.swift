@@ -20,7 +20,8 @@ extension JSONTree {
     /// ``findMemberFromSnakeCase(in:key:)`` from where the container's last search ended, as
     /// ``findMember(in:key:cursor:)`` does for exact keys. The summary of the keys before the
     /// place holds, for each, a hash of what converting from snake case leaves unchanged up to
-    /// ASCII case: its first and last bytes (``snakeCaseHash(_:)``).
+    /// ASCII case: its first and last bytes (``snakeCaseHash(_:)``). `key` is read only during
+    /// the call, as in ``findMember(in:key:cursor:)``.
     func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeys.keysBefore.contains(hash) else {
             return findMemberFromSnakeCase(in: objectIndex, key: key)

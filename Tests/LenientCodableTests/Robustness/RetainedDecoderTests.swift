@@ -168,4 +168,66 @@ import Testing
         #expect(names.count == 8)
         for pair in names { #expect(pair[0] == pair[1]) }
     }
+
+    /// Keeps its keyed container and reads it only after `decode` returned, through this round's
+    /// paths: key searches that start from the container's last place (exact and from snake
+    /// case), arrays of scalars built without a path per element, numbers read eight digits at
+    /// a time, dates read by the decoder's pattern readers and coerced enums.
+    final class LateReader: Decodable {
+        enum CodingKeys: String, CodingKey { case firstName, lastName, scores, ids, words, when, kind, missing }
+        enum Kind: String, Decodable, CaseIterable { case text, photo }
+        var container: KeyedDecodingContainer<CodingKeys>?
+
+        init(from decoder: any Decoder) throws {
+            container = try decoder.container(keyedBy: CodingKeys.self)
+        }
+
+        func read() throws -> [String] {
+            let container = try #require(container)
+            // Out of the document's order, one key twice, one missing: every search kind runs.
+            let scores = try container.decode([Double].self, forKey: .scores)
+            let last = try container.decode(String.self, forKey: .lastName)
+            let first = try container.decode(String.self, forKey: .firstName)
+            let ids = try container.decode([Int].self, forKey: .ids)
+            let words = try container.decode([String].self, forKey: .words)
+            let when = try container.decode(Date.self, forKey: .when)
+            let kind = try container.decode(Kind.self, forKey: .kind)
+            let missing = try container.decodeIfPresent(String.self, forKey: .missing)
+            let again = try container.decode(String.self, forKey: .firstName)
+            return [
+                first, last, again, "\(scores)", "\(ids)", "\(words)", "\(when.timeIntervalSince1970)", kind.rawValue,
+                "\(missing as Any)",
+            ]
+        }
+    }
+
+    @Test(arguments: [false, true], [LenientJSONDecoder.Options.strict, .lenient])
+    func containerReadAfterDecodeTakesTheNewPathsOverKeptInput(snakeCase: Bool, options: LenientJSONDecoder.Options)
+        throws
+    {
+        let keys = snakeCase ? ["first_name", "last_name"] : ["firstName", "lastName"]
+        let lenientOnly =
+            options == .strict ? #""when": 1700000000, "kind": "photo""# : #""when": "2023/11/14", "kind": "PHOTO""#
+        let document = """
+            {"\(keys[0])": "Ada", "\(keys[1])": "Lovelace", "scores": [1.25, 123456789.123456789, -0.5],
+             "ids": [1, 22, 333], "words": ["a", "é", "long enough to leave the small string form"],
+             \(lenientOnly)}
+            """
+        let decoder = LenientJSONDecoder(options: options)
+        if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        if options == .strict { decoder.dateDecodingStrategy = .secondsSince1970 }
+        var data = Data(document.utf8)
+        let reader = try decoder.decode(LateReader.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: document.utf8.count) }
+        let when =
+            options == .strict
+            ? "1700000000.0"
+            : "\(DateComponents(calendar: .init(identifier: .gregorian), timeZone: .gmt, year: 2023, month: 11, day: 14).date!.timeIntervalSince1970)"
+        #expect(
+            try reader.read() == [
+                "Ada", "Lovelace", "Ada", "[1.25, 123456789.12345679, -0.5]", "[1, 22, 333]",
+                #"["a", "é", "long enough to leave the small string form"]"#, when, "photo", "nil",
+            ])
+    }
 }
