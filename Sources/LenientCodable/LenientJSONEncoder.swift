@@ -431,13 +431,18 @@ extension TreeEncoder {
     }
 
     /// Writes the tree as JSON text with the call's output formatting.
-    static func write(_ tree: EncodingTree, topLevelValue: Any) throws -> Data {
+    ///
+    /// Generic over the value, so that the value is boxed as `Any` only for the error.
+    static func write<T>(_ tree: EncodingTree, topLevelValue: T) throws -> Data {
         var writer = JSONWriter(formatting: tree.configuration.settings.outputFormatting, buffer: tree.outputBuffer())
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {
             throw depthError(topLevelValue: topLevelValue)
         }
+        // Output too large for the encoder to keep for its next call becomes the `Data`'s own
+        // memory; smaller output is copied, and its buffer serves the next call.
+        if writer.buffer.capacity > EncodingTree.reusableOutputLimit { return writer.buffer.takeData() }
         return writer.buffer.data
     }
 

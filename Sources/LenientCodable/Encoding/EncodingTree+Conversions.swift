@@ -15,7 +15,7 @@ extension EncodingTree {
         case .uint: return .number(String(current.bits))
         case .double, .float:
             var writer = JSONWriter(formatting: [], capacity: 24)
-            writer.writeScalar(current)
+            writer.writeScalar(nodes + Int(node))
             return .number(String(decoding: writer.bytes, as: UTF8.self))
         case .literal: return .number(current.text)
         case .string: return .string(current.text)

@@ -67,10 +67,24 @@ struct EncodedNode {
     /// Whether the node is an object created by the key mapping to hold nested keys, rather than
     /// the value of a property.
     var holdsNestedKeys: Bool
+    /// Whether ``text`` or ``key`` was ever given a string: a node that was not holds only empty
+    /// literals, which own nothing, and the tree skips it when it deinitializes its nodes.
+    var ownsStrings: Bool
 
-    init(key: String = "", keyHash: UInt32 = 0) {
+    /// An unset node without a key: an element, the root, or a detached node.
+    init() {
+        self.init(key: "", keyHash: 0, ownsStrings: false)
+    }
+
+    /// An unset member of an object.
+    init(key: String, keyHash: UInt32) {
+        self.init(key: key, keyHash: keyHash, ownsStrings: true)
+    }
+
+    private init(key: String, keyHash: UInt32, ownsStrings: Bool) {
         kind = .unset
         holdsNestedKeys = false
+        self.ownsStrings = ownsStrings
         self.keyHash = keyHash
         bits = 0
         text = ""
@@ -236,7 +250,7 @@ final class EncodingTree {
 
     deinit {
         let nodes = state.pointee.nodes
-        nodes.deinitialize(count: state.pointee.count)
+        Self.deinitialize(nodes, count: state.pointee.count)
         free(nodes)
         state.deinitialize(count: 1)
         state.deallocate()
@@ -244,6 +258,14 @@ final class EncodingTree {
         planSlots.deallocate()
         traitSlots.deinitialize(count: Self.typeSlotCount)
         traitSlots.deallocate()
+    }
+
+    /// Deinitializes the first `count` nodes. Only the nodes that were given a string own
+    /// memory; the others, most elements of a large array of numbers, need nothing done.
+    private static func deinitialize(_ nodes: UnsafeMutablePointer<EncodedNode>, count: Int) {
+        for index in 0..<count where nodes[index].ownsStrings {
+            (nodes + index).deinitialize(count: 1)
+        }
     }
 
     /// The root node, where the top-level value goes.
@@ -279,7 +301,7 @@ final class EncodingTree {
             (output?.capacity ?? 0) <= Self.reusableOutputLimit
         else { return false }
         let nodes = state.pointee.nodes
-        nodes.deinitialize(count: state.pointee.count)
+        Self.deinitialize(nodes, count: state.pointee.count)
         nodes.initialize(to: EncodedNode())
         state.pointee.count = 1
         if state.pointee.hasPendingError {
@@ -338,6 +360,7 @@ final class EncodingTree {
         let node = nodes + Int(node)
         node.pointee.kind = .literal
         node.pointee.text = text
+        node.pointee.ownsStrings = true
     }
 
     @inline(__always)
@@ -345,6 +368,7 @@ final class EncodingTree {
         let node = nodes + Int(node)
         node.pointee.kind = .string
         node.pointee.text = text
+        node.pointee.ownsStrings = true
     }
 
     // MARK: Containers
@@ -503,15 +527,36 @@ final class EncodingTree {
         return (appendMember(key, hash: hash, to: object), false)
     }
 
-    /// FNV-1a over the key's UTF-8 bytes: cheaper than the string comparisons it saves.
+    /// A hash of the key's UTF-8 bytes, read a word at a time: cheaper than the string
+    /// comparisons it saves. Its top bits choose the key's bit in the object's filter.
     static func hash(_ key: String) -> UInt32 {
         var key = key
         return key.withUTF8 { utf8 in
-            var hash: UInt32 = 2_166_136_261
-            for byte in utf8 {
-                hash = (hash ^ UInt32(byte)) &* 16_777_619
+            let count = utf8.count
+            let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+            var hash = UInt64(truncatingIfNeeded: count) &* multiplier
+            guard let base = utf8.baseAddress else { return UInt32(truncatingIfNeeded: hash >> 32) }
+            let bytes = UnsafeRawPointer(base)
+            // Every byte is read once or twice: whole words, then the last eight bytes (which
+            // may overlap the words before); a shorter key in two overlapping halves, or as its
+            // first, middle and last byte.
+            if count >= 8 {
+                var offset = 0
+                while offset + 8 < count {
+                    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+                    hash ^= hash >> 29
+                    offset += 8
+                }
+                hash ^= bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else if count >= 4 {
+                let first = UInt64(bytes.loadUnaligned(as: UInt32.self))
+                let last = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                hash ^= first &<< 32 | last
+            } else if count > 0 {
+                hash ^= UInt64(base[0]) &<< 16 | UInt64(base[count >> 1]) &<< 8 | UInt64(base[count - 1])
             }
-            return hash
+            hash = (hash ^ (hash >> 32)) &* multiplier
+            return UInt32(truncatingIfNeeded: hash >> 32)
         }
     }
 

@@ -120,21 +120,31 @@ struct JSONWriter {
 
     /// Writes a quoted, escaped string.
     mutating func writeString(_ text: String) {
-        buffer.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { writeEscaped($0) }
-        buffer.append(UInt8(ascii: "\""))
+        text.withUTF8 { utf8 in
+            // Most strings need no escape: the buffer takes them whole, quotes included, and
+            // only a string with an escape goes on byte run by byte run from its first escape.
+            let firstEscape = buffer.appendQuoted(utf8, slash: slash)
+            if firstEscape < utf8.count {
+                writeEscaped(utf8, from: firstEscape)
+                buffer.append(UInt8(ascii: "\""))
+            }
+        }
     }
 
-    /// Writes text, escaping what JSON (and the slash setting) requires; runs between escapes
-    /// are found a word at a time and copied whole.
-    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// The byte escaped besides quotes, backslashes and control characters: `/`, or a second
+    /// quote when slashes are kept (which escapes nothing more).
+    private var slash: UInt8 { escapesSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"") }
+
+    /// Writes text, escaping what JSON (and the slash setting) requires, from `start`, the
+    /// first byte that needs an escape; runs between escapes are found a word at a time and
+    /// copied whole.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) {
         guard let base = utf8.baseAddress else { return }
         let count = utf8.count
-        // With slashes kept, the slash test repeats the quote test.
-        let slash: UInt8 = escapesSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
-        var runStart = 0
-        var index = 0
+        let slash = self.slash
+        var runStart = start
+        var index = start
         while true {
             index = Self.nextEscape(in: base, from: index, count: count, slash: slash)
             if index == count { break }
@@ -154,20 +164,9 @@ struct JSONWriter {
     /// quote, a backslash or `slash`), or `count` when there is none.
     @inline(__always)
     private static func nextEscape(in base: UnsafePointer<UInt8>, from start: Int, count: Int, slash: UInt8) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
         var index = start
         while index + 8 <= count {
-            // Little-endian order puts the first byte lowest, where borrows start: a borrow can
-            // mark a byte after a true mark, never before one, so the lowest mark is exact. Bytes
-            // of 0x80 and above are never marked (their complement has no high bit).
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-            let slashes = word ^ (ones &* UInt64(slash))
-            let marks =
-                ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | (slashes &- ones))
-                & ~word & highBits
+            let marks = escapeMarks(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: slash)
             if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
             index += 8
         }
@@ -177,6 +176,23 @@ struct JSONWriter {
             index += 1
         }
         return count
+    }
+
+    /// The high bit of every byte of `word` (eight bytes of text, first byte lowest) that must be
+    /// escaped, and possibly of bytes after one that must: the lowest mark is exact.
+    ///
+    /// Little-endian order puts the first byte lowest, where borrows start: a borrow can mark a
+    /// byte after a true mark, never before one. Bytes of 0x80 and above are never marked (their
+    /// complement has no high bit).
+    @inline(__always)
+    static func escapeMarks(_ word: UInt64, slash: UInt8) -> UInt64 {
+        let word = UInt64(littleEndian: word)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let slashes = word ^ (ones &* UInt64(slash))
+        return ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | (slashes &- ones)) & ~word & highBits
     }
 
     private mutating func writeEscape(for byte: UInt8) {
@@ -336,17 +352,18 @@ extension JSONWriter {
         try write(UnsafeBufferPointer(start: tree.nodes, count: tree.nodeCount), node: node, depth: 0)
     }
 
-    /// Writes a scalar node; containers are written by the caller.
-    mutating func writeScalar(_ node: borrowing EncodedNode) {
-        switch node.kind {
+    /// Writes a scalar node; containers are written by the caller. Read through a pointer:
+    /// copying a whole node would retain and release both its strings.
+    mutating func writeScalar(_ node: UnsafePointer<EncodedNode>) {
+        switch node.pointee.kind {
         case .null: writeNull()
-        case .bool: writeBool(node.bits != 0)
-        case .int: writeInt(Int64(bitPattern: node.bits))
-        case .uint: writeUInt(node.bits)
-        case .double: writeDouble(Double(bitPattern: node.bits))
-        case .float: writeFloat(Float(bitPattern: UInt32(truncatingIfNeeded: node.bits)))
-        case .literal: writeLiteral(node.text)
-        case .string: writeString(node.text)
+        case .bool: writeBool(node.pointee.bits != 0)
+        case .int: writeInt(Int64(bitPattern: node.pointee.bits))
+        case .uint: writeUInt(node.pointee.bits)
+        case .double: writeDouble(Double(bitPattern: node.pointee.bits))
+        case .float: writeFloat(Float(bitPattern: UInt32(truncatingIfNeeded: node.pointee.bits)))
+        case .literal: writeLiteral(node.pointee.text)
+        case .string: writeString(node.pointee.text)
         case .array, .object, .unset: break
         }
     }
@@ -359,7 +376,7 @@ extension JSONWriter {
         let current = base + Int(node)
         switch current.pointee.kind {
         case .null, .bool, .int, .uint, .double, .float, .literal, .string:
-            writeScalar(current.pointee)
+            writeScalar(current)
         case .array:
             try open(UInt8(ascii: "["), depth: depth + 1)
             var child = current.pointee.firstChild
@@ -420,12 +437,20 @@ final class ByteBuffer {
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private(set) var capacity: Int
 
+    /// Memory from `malloc`, so that it grows with `realloc` (which moves a large block by
+    /// remapping its pages rather than copying them) and a `Data` can take it over with `free`
+    /// as its deallocator.
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        start = .allocate(capacity: self.capacity)
+        start = Self.allocate(self.capacity)
     }
 
-    deinit { start.deallocate() }
+    deinit { free(start) }
+
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = malloc(capacity) else { fatalError("Out of memory for \(capacity) bytes of JSON output") }
+        return memory.bindMemory(to: UInt8.self, capacity: capacity)
+    }
 
     @inline(__always)
     func append(_ byte: UInt8) {
@@ -437,7 +462,13 @@ final class ByteBuffer {
     @inline(__always)
     func append(_ source: UnsafePointer<UInt8>, count length: Int) {
         if capacity - count < length { grow(toHold: length) }
-        let target = UnsafeMutableRawPointer(start + count)
+        Self.copy(source, to: start + count, count: length)
+        count += length
+    }
+
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, to start: UnsafeMutablePointer<UInt8>, count length: Int) {
+        let target = UnsafeMutableRawPointer(start)
         let from = UnsafeRawPointer(source)
         // Keys and short strings: two overlapping word copies instead of a call to memcpy.
         if length >= 8 && length <= 16 {
@@ -451,11 +482,43 @@ final class ByteBuffer {
                 of: from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), toByteOffset: length - 4,
                 as: UInt32.self)
         } else if length < 4 {
-            for offset in 0..<length { start[count + offset] = source[offset] }
+            for offset in 0..<length { start[offset] = source[offset] }
         } else {
             target.copyMemory(from: from, byteCount: length)
         }
-        count += length
+    }
+
+    /// Appends `"`, the bytes of `text` and, when none of them needs an escape, the closing `"`;
+    /// returns the index of the first byte that needs one, or `text.count`. When a byte does,
+    /// the buffer ends with the quote and the bytes before it.
+    ///
+    /// The bytes are copied first and checked in the buffer, eight at a time. Eight zero bytes
+    /// written after them keep the last word read inside initialized memory of the buffer; the
+    /// marks of the bytes past the text are masked off.
+    @inline(__always)
+    func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, slash: UInt8) -> Int {
+        let length = text.count
+        if capacity - count < length + 2 + 8 { grow(toHold: length + 2 + 8) }
+        start[count] = UInt8(ascii: "\"")
+        let textStart = start + count + 1
+        if let base = text.baseAddress { Self.copy(base, to: textStart, count: length) }
+        UnsafeMutableRawPointer(textStart + length).storeBytes(of: 0, as: UInt64.self)
+        var index = 0
+        while index < length {
+            var marks = JSONWriter.escapeMarks(
+                UnsafeRawPointer(textStart + index).loadUnaligned(as: UInt64.self), slash: slash)
+            let remaining = length - index
+            if remaining < 8 { marks &= (1 &<< UInt64(remaining &* 8)) &- 1 }
+            if marks != 0 {
+                let firstEscape = index + marks.trailingZeroBitCount >> 3
+                count += 1 + firstEscape
+                return firstEscape
+            }
+            index += 8
+        }
+        textStart[length] = UInt8(ascii: "\"")
+        count += length + 2
+        return length
     }
 
     @inline(__always)
@@ -490,13 +553,23 @@ final class ByteBuffer {
     /// The bytes written, copied into a `Data`.
     var data: Data { Data(bytes: start, count: count) }
 
+    /// The bytes written as a `Data` that takes over the buffer's memory instead of copying it;
+    /// the buffer starts again empty, with a small block of its own.
+    func takeData() -> Data {
+        let data = Data(bytesNoCopy: start, count: count, deallocator: .free)
+        capacity = 16
+        count = 0
+        start = Self.allocate(capacity)
+        return data
+    }
+
     @inline(never)
     private func grow(toHold extra: Int) {
         let newCapacity = max(capacity * 2, count + extra)
-        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newStart.initialize(from: start, count: count)
-        start.deallocate()
-        start = newStart
+        guard let grown = realloc(start, newCapacity) else {
+            fatalError("Out of memory for \(newCapacity) bytes of JSON output")
+        }
+        start = grown.bindMemory(to: UInt8.self, capacity: newCapacity)
         capacity = newCapacity
     }
 }

@@ -558,6 +558,23 @@ extension Array: EncodableCollection where Element: Encodable {
             for offset in 0..<strings.count {
                 tree.setString(tree.appendElement(to: node), strings[offset])
             }
+        } else if isPlain && Element.self == [Double].self && encoder.depth < TreeEncoder.maximumDepth
+            && tree.traits(of: [Double].self).traits.isEmpty
+        {
+            // Rows of numbers, as in GeoJSON coordinates: a row of finite numbers is what
+            // `encode(_:into:key:)` would make of it, without an encoder per row. A row with a
+            // number JSON cannot hold takes that path, for the strategy or the error.
+            let rows = value.assumingMemoryBound(to: [[Double]].self).pointee
+            for offset in 0..<rows.count {
+                let row = rows[offset]
+                let slot = tree.appendElement(to: node)
+                if row.allSatisfy(\.isFinite) {
+                    tree.makeArray(slot)
+                    for element in row { tree.setDouble(tree.appendElement(to: slot), element) }
+                } else {
+                    try encoder.encode(row, into: slot, key: IndexCodingKey(first + offset))
+                }
+            }
         } else {
             let elements = value.assumingMemoryBound(to: [Element].self)
             let count = elements.pointee.count

@@ -156,4 +156,32 @@ import Testing
         }
         await changer.value
     }
+
+    /// Output past what an idle encoder keeps becomes the returned `Data`'s own memory: each
+    /// `Data` must keep its bytes through every later call, small and large, and across tasks.
+    @Test func largeOutputStaysWithTheDataItWasReturnedIn() async throws {
+        let encoder = LenientJSONEncoder()
+        func rows(_ seed: Int) -> [String] {
+            (0..<30_000).map { "row \(seed)-\($0) " + String(repeating: "\"é/", count: ($0 + seed) % 7) }
+        }
+        let values = [rows(1), ["small"], rows(2), rows(3)]
+        let expected = try values.map { try JSONEncoder().encode($0) }
+        #expect(expected[0].count > 256 * 1024)
+        let written = try values.map { try encoder.encode($0) }
+        _ = try encoder.encode(rows(4))
+        #expect(written == expected)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    var kept: [(Data, Data)] = []
+                    for round in 0..<3 {
+                        let value = rows(task * 10 + round)
+                        kept.append((try encoder.encode(value), try JSONEncoder().encode(value)))
+                    }
+                    for (data, foundation) in kept { #expect(data == foundation) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 }

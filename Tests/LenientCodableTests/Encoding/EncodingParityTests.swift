@@ -110,6 +110,56 @@ import Testing
         try expectSameBytes([1, nil, 3] as [Int?], formatting: [.sortedKeys])
     }
 
+    /// Rows of numbers (`[[Double]]`, as in GeoJSON) are written without an encoder per row;
+    /// a row holding a number JSON cannot hold must still get Foundation's string or error.
+    @Test(arguments: [
+        [], [[]], [[1, 2], [], [3.5, -0.0, 1e-7, 1e21, 0.1]], [[-65.613616999999977, 43.420273000000009]],
+        [[1, .infinity]], [[.nan], [2]], [[1, 2], [3, -.infinity]],
+    ] as [[[Double]]])
+    func rowsOfNumbersMatchFoundation(rows: [[Double]]) throws {
+        let setups = [
+            EncoderSetup(name: "throw"),
+            EncoderSetup(name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?")),
+        ]
+        let shapes: [[String: [[[Double]]]]] = [["coordinates": [rows]], ["coordinates": [rows, rows.reversed()]]]
+        for setup in setups {
+            for formatting in [[], .sortedKeys, .prettyPrinted] as [JSONEncoder.OutputFormatting] {
+                let expected = Result { try setup.foundationEncoder(formatting).encode(shapes[1]) }
+                let actual = Result { try setup.lenientEncoder(formatting).encode(shapes[1]) }
+                switch (expected, actual) {
+                case (.success(let expected), .success(let actual)):
+                    #expect(String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+                case (.failure(let expected), .failure(let actual)):
+                    #expect(ErrorSummary(actual) == ErrorSummary(expected))
+                default:
+                    Issue.record("\(setup.name): Foundation \(expected), lenient \(actual)")
+                }
+            }
+            // The round trip, for the rows JSON can hold.
+            guard rows.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { continue }
+            let data = try setup.lenientEncoder([]).encode(shapes[0])
+            let decoded = try LenientJSONDecoder().decode([String: [[[Double]]]].self, from: data)
+            #expect(decoded.mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } }
+                == shapes[0].mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } })
+        }
+    }
+
+    /// Rows of numbers nested as deep as Foundation writes, and one level deeper.
+    @Test(arguments: 508...511)
+    func rowsOfNumbersAtTheDepthLimitMatchFoundation(depth: Int) throws {
+        let value = NestedRows(depth: depth, rows: [[1, 2], [3]])
+        let expected = Result { try JSONEncoder().encode(value) }
+        let actual = Result { try LenientJSONEncoder().encode(value) }
+        switch (expected, actual) {
+        case (.success(let expected), .success(let actual)):
+            #expect(actual == expected)
+        case (.failure(let expected), .failure(let actual)):
+            #expect(ErrorSummary(actual) == ErrorSummary(expected))
+        default:
+            Issue.record("depth \(depth): Foundation \(expected), lenient \(actual)")
+        }
+    }
+
     @Test func deepestNestingFoundationWritesIsWritten() throws {
         try expectSameBytes(NestedArrays(depth: 511), formatting: [.sortedKeys])
         try expectSameBytes(NestedArrays(depth: 511), formatting: [.sortedKeys, .prettyPrinted])
@@ -117,6 +167,21 @@ import Testing
 }
 
 struct EmptyModel: Codable {}
+
+/// Rows of numbers inside `depth` arrays of one element.
+struct NestedRows: Encodable {
+    var depth: Int
+    var rows: [[Double]]
+
+    func encode(to encoder: any Encoder) throws {
+        guard depth > 0 else {
+            var container = encoder.singleValueContainer()
+            return try container.encode(rows)
+        }
+        var container = encoder.unkeyedContainer()
+        try container.encode(NestedRows(depth: depth - 1, rows: rows))
+    }
+}
 
 struct SingleKeyModel: Encodable {
     var key: String
