@@ -181,7 +181,7 @@ final class EncodingTree {
     let writesNilAsNull: Bool
 
     /// The size of ``planSlots`` and ``traitSlots``, a power of two.
-    static let typeSlotCount = 64
+    static let typeSlotCount = 256
 
     /// One entry of ``planSlots``; a `model` of 0 is empty.
     struct PlanSlot {
@@ -194,8 +194,28 @@ final class EncodingTree {
     struct TraitSlot {
         var type: UInt = 0
         var traits: TypeTraits = []
+        /// For `[Int]`, `[String]` and `[Double]`, their element type, which the encoder writes
+        /// without an encoder of the array's own.
+        var scalarElements: ScalarElements = .none
         /// The type's conformance when the encoder writes it itself: an array or `[String: T]`.
         var collection: (any EncodableCollection.Type)?
+    }
+
+    /// The element type of an array that the encoder writes straight into the tree.
+    enum ScalarElements: UInt8 {
+        case none, int, string, double
+
+        init(arrayType type: Any.Type) {
+            if type == [Int].self {
+                self = .int
+            } else if type == [String].self {
+                self = .string
+            } else if type == [Double].self {
+                self = .double
+            } else {
+                self = .none
+            }
+        }
     }
 
     /// Keeps the first error found where the encoder cannot throw.

@@ -112,6 +112,7 @@ extension EncodingTree.TraitSlot {
                 if type is any KeyMapping.Type || type is any DeclaredDefaults.Type { entry.traits.insert(.keyPlan) }
             case .collection(let collection):
                 entry.collection = collection
+                entry.scalarElements = EncodingTree.ScalarElements(arrayType: type)
             }
         }
         lock.lock()

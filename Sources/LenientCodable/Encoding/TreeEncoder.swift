@@ -130,6 +130,7 @@ final class TreeEncoder: Encoder {
         guard let key else {
             return try encodeComposite(value, with: self, into: node, fillsEmpty: fillsEmpty)
         }
+        if depth < Self.maximumDepth && !tree.hasConverters && writeScalarArray(value, into: node) { return }
         var encoder = borrowEncoder(node: node, key: key)
         defer { giveBack(&encoder) }
         try encodeComposite(value, with: encoder, into: node, fillsEmpty: fillsEmpty)
@@ -174,6 +175,39 @@ final class TreeEncoder: Encoder {
         if traits.contains(.hooks) && (fillsEmpty || !isUnset) {
             try encoder.applyEncodingHooksSlowPath(value)
         }
+    }
+
+    /// Writes an array of `Int`, `String` or finite `Double` values, the arrays most models
+    /// hold, straight into the node, as `Array.encodeElements` would through an encoder of its
+    /// own, which costs more to borrow than a short array costs to write. Returns `false`, and
+    /// writes nothing, for every other value.
+    @inline(__always)
+    private func writeScalarArray<T: Encodable>(_ value: T, into node: Int32) -> Bool {
+        let tree = tree
+        // The slot is the one of `T` itself, so its element type is `T`'s: the casts below
+        // are of a value to its own type.
+        let info = tree.traits(of: T.self)
+        guard info.scalarElements != .none, info.traits.isEmpty else { return false }
+        switch info.scalarElements {
+        case .int:
+            tree.makeArray(node)
+            for element in unsafeBitCast(value, to: [Int].self) {
+                tree.setInt(tree.appendElement(to: node), Int64(element))
+            }
+        case .string:
+            tree.makeArray(node)
+            for element in unsafeBitCast(value, to: [String].self) {
+                tree.setString(tree.appendElement(to: node), element)
+            }
+        case .double:
+            let elements = unsafeBitCast(value, to: [Double].self)
+            guard elements.allSatisfy(\.isFinite) else { return false }
+            tree.makeArray(node)
+            for element in elements { tree.setDouble(tree.appendElement(to: node), element) }
+        case .none:
+            return false
+        }
+        return true
     }
 
     /// Encodes a value that needs a configuration into this encoder's node.

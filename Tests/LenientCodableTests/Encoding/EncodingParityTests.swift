@@ -112,51 +112,59 @@ import Testing
 
     /// Rows of numbers (`[[Double]]`, as in GeoJSON) are written without an encoder per row;
     /// a row holding a number JSON cannot hold must still get Foundation's string or error.
-    @Test(arguments: [
-        [], [[]], [[1, 2], [], [3.5, -0.0, 1e-7, 1e21, 0.1]], [[-65.613616999999977, 43.420273000000009]],
-        [[1, .infinity]], [[.nan], [2]], [[1, 2], [3, -.infinity]],
-    ] as [[[Double]]])
+    @Test(
+        arguments: [
+            [], [[]], [[1, 2], [], [3.5, -0.0, 1e-7, 1e21, 0.1]], [[-65.613616999999977, 43.420273000000009]],
+            [[1, .infinity]], [[.nan], [2]], [[1, 2], [3, -.infinity]],
+        ] as [[[Double]]])
     func rowsOfNumbersMatchFoundation(rows: [[Double]]) throws {
         let setups = [
             EncoderSetup(name: "throw"),
-            EncoderSetup(name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?")),
+            EncoderSetup(
+                name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?")
+            ),
         ]
         let shapes: [[String: [[[Double]]]]] = [["coordinates": [rows]], ["coordinates": [rows, rows.reversed()]]]
         for setup in setups {
-            for formatting in [[], .sortedKeys, .prettyPrinted] as [JSONEncoder.OutputFormatting] {
-                let expected = Result { try setup.foundationEncoder(formatting).encode(shapes[1]) }
-                let actual = Result { try setup.lenientEncoder(formatting).encode(shapes[1]) }
-                switch (expected, actual) {
-                case (.success(let expected), .success(let actual)):
-                    #expect(String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
-                case (.failure(let expected), .failure(let actual)):
-                    #expect(ErrorSummary(actual) == ErrorSummary(expected))
-                default:
-                    Issue.record("\(setup.name): Foundation \(expected), lenient \(actual)")
-                }
-            }
+            try expectSameOutcome(shapes[1], setup: setup)
             // The round trip, for the rows JSON can hold.
             guard rows.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { continue }
             let data = try setup.lenientEncoder([]).encode(shapes[0])
             let decoded = try LenientJSONDecoder().decode([String: [[[Double]]]].self, from: data)
-            #expect(decoded.mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } }
-                == shapes[0].mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } })
+            #expect(
+                decoded.mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } }
+                    == shapes[0].mapValues { $0.map { $0.map { $0.map(\.bitPattern) } } })
         }
     }
 
-    /// Rows of numbers nested as deep as Foundation writes, and one level deeper.
+    /// Rows of numbers, and arrays of scalars as elements, nested as deep as Foundation writes,
+    /// and one level deeper.
     @Test(arguments: 508...511)
-    func rowsOfNumbersAtTheDepthLimitMatchFoundation(depth: Int) throws {
-        let value = NestedRows(depth: depth, rows: [[1, 2], [3]])
-        let expected = Result { try JSONEncoder().encode(value) }
-        let actual = Result { try LenientJSONEncoder().encode(value) }
-        switch (expected, actual) {
-        case (.success(let expected), .success(let actual)):
-            #expect(actual == expected)
-        case (.failure(let expected), .failure(let actual)):
-            #expect(ErrorSummary(actual) == ErrorSummary(expected))
-        default:
-            Issue.record("depth \(depth): Foundation \(expected), lenient \(actual)")
+    func arraysAtTheDepthLimitMatchFoundation(depth: Int) throws {
+        try expectSameOutcome(NestedRows(depth: depth, rows: [[1, 2], [3]]), setup: EncoderSetup(name: "rows"))
+        try expectSameOutcome(NestedValue(depth: depth, value: [1, 2]), setup: EncoderSetup(name: "[Int]"))
+        try expectSameOutcome(NestedValue(depth: depth, value: ["a"]), setup: EncoderSetup(name: "[String]"))
+        try expectSameOutcome(NestedValue(depth: depth, value: [0.5]), setup: EncoderSetup(name: "[Double]"))
+    }
+
+    /// Arrays of `Int`, `String` and `Double` as properties are written without an encoder of
+    /// their own; a `Double` JSON cannot hold must still get Foundation's string or error.
+    @Test(arguments: [[1.5, -0.0, 1e-7], [], [.nan], [1, .infinity]] as [[Double]])
+    func arraysOfScalarsAsPropertiesMatchFoundation(doubles: [Double]) throws {
+        let value = ScalarArrays(ints: [1, -2, .max, .min], strings: ["a/b", "\"", "", "é\n"], doubles: doubles)
+        let setups = [
+            EncoderSetup(name: "throw"),
+            EncoderSetup(
+                name: "convertToString", float: .convertToString(positiveInfinity: "+", negativeInfinity: "-", nan: "?")
+            ),
+        ]
+        for setup in setups {
+            try expectSameOutcome(value, setup: setup)
+            try expectSameOutcome([value, value], setup: setup)
+            guard doubles.allSatisfy(\.isFinite) else { continue }
+            let decoded = try LenientJSONDecoder().decode(
+                ScalarArrays.self, from: setup.lenientEncoder([]).encode(value))
+            #expect(decoded == value)
         }
     }
 
@@ -167,6 +175,48 @@ import Testing
 }
 
 struct EmptyModel: Codable {}
+
+/// Encodes a value with each encoder, with sorted keys (Foundation's order is otherwise its
+/// dictionary's), compact and pretty, and expects Foundation's bytes, or Foundation's error.
+func expectSameOutcome<T: Encodable>(
+    _ value: T, setup: EncoderSetup, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    for formatting in [.sortedKeys, [.sortedKeys, .prettyPrinted]] as [JSONEncoder.OutputFormatting] {
+        let expected = Result { try setup.foundationEncoder(formatting).encode(value) }
+        let actual = Result { try setup.lenientEncoder(formatting).encode(value) }
+        switch (expected, actual) {
+        case (.success(let expected), .success(let actual)):
+            #expect(
+                String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+                "\(setup.name)", sourceLocation: sourceLocation)
+        case (.failure(let expected), .failure(let actual)):
+            #expect(ErrorSummary(actual) == ErrorSummary(expected), "\(setup.name)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("\(setup.name): Foundation \(expected), lenient \(actual)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+struct ScalarArrays: Codable, Equatable {
+    var ints: [Int]
+    var strings: [String]
+    var doubles: [Double]
+}
+
+/// A value as the only element of `depth` nested arrays.
+struct NestedValue<Value: Encodable>: Encodable {
+    var depth: Int
+    var value: Value
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        if depth > 1 {
+            try container.encode(NestedValue(depth: depth - 1, value: value))
+        } else {
+            try container.encode(value)
+        }
+    }
+}
 
 /// Rows of numbers inside `depth` arrays of one element.
 struct NestedRows: Encodable {
