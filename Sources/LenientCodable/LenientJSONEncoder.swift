@@ -60,7 +60,7 @@ import Foundation
 /// memory its last call used (up to 4 096 JSON values and 256 KiB of output) for its next call
 /// with the same settings, so that encoding a small value allocates almost nothing.
 public final class LenientJSONEncoder: @unchecked Sendable {
-    /// Guards ``settings``, ``configuration`` and ``spareRoot``.
+    /// Guards ``settings``, ``configuration``, ``spareRoot`` and ``lastSize``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
     /// The settings as calls share them; `nil` after a setting changed, until the next call builds
@@ -71,6 +71,8 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// a small encode allocates none of them. Calls on other threads at the same time build their
     /// own.
     private var spareRoot: TreeEncoder?
+    /// What the last call used, for the size of the next call's tree when it cannot reuse one.
+    private var lastSize = EncodingTree.Size()
 
     /// Creates an encoder with Foundation's default settings — compact output, default keys, data
     /// as Base64, non-finite numbers rejected — except for dates, which are written as ISO 8601
@@ -105,9 +107,11 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         }
         let spare = spareRoot
         spareRoot = nil
+        let size = lastSize
         lock.unlock()
         if let spare, spare.tree.configuration === current { return spare }
-        return TreeEncoder(tree: EncodingTree(configuration: current), node: EncodingTree.root, parent: nil, key: nil)
+        return TreeEncoder(
+            tree: EncodingTree(configuration: current, size: size), node: EncodingTree.root, parent: nil, key: nil)
     }
 
     /// Keeps the root encoder of a call that has ended as the spare, unless code outside the
@@ -117,9 +121,14 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         // so the tree is theirs and is not reused. Containers hold their encoder, and encoders
         // their parents up to the root, so the root is not unique then; the tree also notes
         // every encoder but the root that may have been kept, so as not to depend on that alone.
-        guard isKnownUniquelyReferenced(&root), !root.tree.hasOutsideEncoders, root.tree.reset() else { return }
+        let size = root.tree.size
+        guard isKnownUniquelyReferenced(&root), !root.tree.hasOutsideEncoders, root.tree.reset() else {
+            lock.withLock { lastSize = size }
+            return
+        }
         lock.lock()
         defer { lock.unlock() }
+        lastSize = size
         if spareRoot == nil && root.tree.configuration === configuration { spareRoot = root }
     }
 
@@ -442,6 +451,7 @@ extension TreeEncoder {
         }
         // Output too large for the encoder to keep for its next call becomes the `Data`'s own
         // memory; smaller output is copied, and its buffer serves the next call.
+        tree.noteWritten(byteCount: writer.buffer.count)
         if writer.buffer.capacity > EncodingTree.reusableOutputLimit { return writer.buffer.takeData() }
         return writer.buffer.data
     }

@@ -47,6 +47,10 @@ struct EncodedNode {
         case string
         case array
         case object
+
+        /// Whether the node is a value of its own, not a container (nor unset, which is written
+        /// as an empty object).
+        var isScalar: Bool { self != .unset && self != .array && self != .object }
     }
 
     // Declared in this order so that the struct packs into 64 bytes.
@@ -249,12 +253,15 @@ final class EncodingTree {
         case custom(@Sendable ([any CodingKey]) -> any CodingKey)
     }
 
-    init(configuration: EncoderConfiguration) {
+    /// A tree with room for `size` (the size of the encoder's last call, so that a large value
+    /// encoded again does not grow its storage step by step), and at least 64 nodes.
+    init(configuration: EncoderConfiguration, size: Size = Size()) {
         self.configuration = configuration
         hasConverters = configuration.hasConverters
         writesNilAsNull = configuration.writesNilAsNull
         keyMode = configuration.keyMode
-        let capacity = 64
+        outputCapacity = size.outputBytes
+        let capacity = max(64, size.nodes)
         let nodes = Self.allocateNodes(capacity: capacity)
         nodes.initialize(to: EncodedNode())
         state = .allocate(capacity: 1)
@@ -293,6 +300,26 @@ final class EncodingTree {
 
     // MARK: Reuse
 
+    /// How much a call used: its nodes and its output bytes.
+    struct Size {
+        var nodes = 0
+        var outputBytes = 0
+    }
+
+    /// The output buffer's first capacity when it is created, from the encoder's last call.
+    private let outputCapacity: Int
+
+    /// What this tree's call used, once it has been written.
+    var size: Size { Size(nodes: nodeCount, outputBytes: writtenByteCount) }
+
+    /// The length of the JSON text the last call wrote.
+    private(set) var writtenByteCount = 0
+
+    /// Notes the length of the text the call wrote, for ``size``.
+    func noteWritten(byteCount: Int) {
+        writtenByteCount = byteCount
+    }
+
     /// The buffer the call's JSON text is written into, kept with the tree so that the next call
     /// that reuses the tree writes into the same memory; empty.
     func outputBuffer() -> ByteBuffer {
@@ -300,7 +327,7 @@ final class EncodingTree {
             output.removeAll()
             return output
         }
-        let buffer = ByteBuffer(capacity: nodeCount * 12 + 16)
+        let buffer = ByteBuffer(capacity: max(nodeCount * 12 + 16, outputCapacity))
         output = buffer
         return buffer
     }

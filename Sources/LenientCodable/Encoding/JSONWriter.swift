@@ -384,8 +384,14 @@ extension JSONWriter {
             while child >= 0 {
                 beginElement(isFirst: isFirst)
                 isFirst = false
-                try write(nodes, node: child, depth: depth + 1)
-                child = base[Int(child)].nextSibling
+                // Scalar elements, most of a large array, without a call of their own.
+                let element = base + Int(child)
+                if element.pointee.kind.isScalar {
+                    writeScalar(element)
+                } else {
+                    try write(nodes, node: child, depth: depth + 1)
+                }
+                child = element.pointee.nextSibling
             }
             close(UInt8(ascii: "]"))
         case .object, .unset:
@@ -416,9 +422,14 @@ extension JSONWriter {
                 while child >= 0 {
                     beginElement(isFirst: isFirst)
                     isFirst = false
-                    writeKey(base[Int(child)].key)
-                    try write(nodes, node: child, depth: depth + 1)
-                    child = base[Int(child)].nextSibling
+                    let member = base + Int(child)
+                    writeKey(member.pointee.key)
+                    if member.pointee.kind.isScalar {
+                        writeScalar(member)
+                    } else {
+                        try write(nodes, node: child, depth: depth + 1)
+                    }
+                    child = member.pointee.nextSibling
                 }
             }
             close(UInt8(ascii: "}"))
@@ -470,8 +481,18 @@ final class ByteBuffer {
     private static func copy(_ source: UnsafePointer<UInt8>, to start: UnsafeMutablePointer<UInt8>, count length: Int) {
         let target = UnsafeMutableRawPointer(start)
         let from = UnsafeRawPointer(source)
-        // Keys and short strings: two overlapping word copies instead of a call to memcpy.
-        if length >= 8 && length <= 16 {
+        // Keys, short strings and numbers: overlapping word copies instead of a call to memcpy.
+        if length > 16 && length <= 32 {
+            target.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self), toByteOffset: length - 16,
+                as: UInt64.self)
+            target.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8,
+                as: UInt64.self)
+        } else if length >= 8 && length <= 16 {
             target.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
             target.storeBytes(
                 of: from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8,
