@@ -33,10 +33,10 @@ extension TreeDecoder {
                 node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
         }
         let isPlainScalar = traits(of: Element.self).isPlainScalar
-        // Elements of a plain scalar type run no code of the user's and, with no report to
-        // write, need their paths only for an error: the array's path box (an allocation) is
-        // made only then, and the failing element decoded again under its own path.
-        if isPlainScalar && report == nil && !hasConverters {
+        // Elements of a plain scalar type run no code of the user's and need their paths only
+        // for an error or a report entry: an element's path (an allocation) is made only then,
+        // and the element decoded again under it.
+        if isPlainScalar && !hasConverters {
             try forEachScalarElement(of: Element.self, at: index, path: path, body)
             return
         }
@@ -63,11 +63,13 @@ extension TreeDecoder {
         }
     }
 
-    /// ``forEachElement(of:at:path:_:)`` for elements of a plain scalar type when no report is
-    /// collected and no converter registered: decoded with errors built without a path, under
-    /// the array's own path, which nothing reads. An element that fails and is not dropped is
-    /// decoded once more, under its own path, for the error the caller sees; a scalar's decoding
-    /// has no effect but its result, so it fails the same way.
+    /// ``forEachElement(of:at:path:_:)`` for elements of a plain scalar type when no converter
+    /// is registered: decoded with errors built without a path, under the array's own path.
+    ///
+    /// A scalar's decoding has no effect but its result and what it reports, and gives the same
+    /// for the same node, so an element is decoded once more under its own path only when that
+    /// path is read: when it fails and is not dropped (for the error the caller sees), and, with
+    /// a report, when it wrote an entry or is dropped (for the paths the report names).
     @inline(__always)
     private func forEachScalarElement<Element: Decodable>(
         of type: Element.Type, at index: Int, path: CodingPathNode, _ body: (Element) -> Void
@@ -78,13 +80,22 @@ extension TreeDecoder {
         let elided = elidesErrorPaths
         elidesErrorPaths = true
         defer { elidesErrorPaths = elided }
+        let reports = report != nil
         while child < end {
+            let mark = reports ? reportMark : 0
             do {
-                body(try unwrap(Element.self, at: child, path: path))
+                let element = try unwrap(Element.self, at: child, path: path)
+                if reports && reportMark != mark {
+                    body(try reportedElement(Element.self, at: child, position: position, arrayPath: path, mark: mark))
+                } else {
+                    body(element)
+                }
             } catch {
                 // In a Foundation-like pass `mayForgive()` refuses (and counts the refusal).
                 if options.dropsInvalidElements && mayForgive() {
-                    // Dropped; there is no report to record it in.
+                    if reports {
+                        recordDroppedElement(error, at: child, position: position, arrayPath: path, mark: mark)
+                    }
                 } else {
                     elidesErrorPaths = elided
                     throw elementError(Element.self, at: child, position: position, arrayPath: path, error)
@@ -93,6 +104,27 @@ extension TreeDecoder {
             child = tree.next(after: child)
             position += 1
         }
+    }
+
+    /// An element that wrote report entries under the array's path, decoded again under its own
+    /// path for entries that name it; the first entries are forgotten.
+    @inline(never)
+    private func reportedElement<Element: Decodable>(
+        _ type: Element.Type, at index: Int, position: Int, arrayPath: CodingPathNode, mark: Int
+    ) throws -> Element {
+        rollbackReport(to: mark)
+        return try unwrap(Element.self, at: index, path: arrayPath.appending(index: position))
+    }
+
+    /// Reports a dropped element under its own path; what it recorded before it failed is
+    /// forgotten. Its error was built without a path, as the errors of dropped scalar elements
+    /// always are, so it reads the same under any path.
+    @inline(never)
+    private func recordDroppedElement(
+        _ error: any Error, at index: Int, position: Int, arrayPath: CodingPathNode, mark: Int
+    ) {
+        rollbackReport(to: mark)
+        recordDropped(error, path: arrayPath.appending(index: position), found: index)
     }
 
     /// The error of the element at `index`, decoded again under its own path.

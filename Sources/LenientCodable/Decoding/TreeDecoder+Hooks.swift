@@ -202,15 +202,18 @@ extension TreeDecoder {
     func traits(of type: Any.Type) -> TypeTraits {
         let id = ObjectIdentifier(type)
         if lastTraitsID == id { return lastTraits }
-        return traitsSlowPath(of: type, id: id)
-    }
-
-    private func traitsSlowPath(of type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
+        // The types of earlier decodes, without a call: models alternate between their types,
+        // so most lookups miss the last type and find the one they want here.
         if let known = knownTraits.traits(for: id) {
             lastTraitsID = id
             lastTraits = known
             return known
         }
+        return traitsSlowPath(of: type, id: id)
+    }
+
+    @inline(never)
+    private func traitsSlowPath(of type: Any.Type, id: ObjectIdentifier) -> TypeTraits {
         for entry in newTraits where entry.id == id {
             lastTraitsID = id
             lastTraits = entry.traits

@@ -234,7 +234,10 @@ extension DecodingIssue: Codable {
 /// Collects issues during one decode. Only created when a report is asked for, or when the
 /// decode needs to know whether something was forgiven.
 final class ReportCollector {
-    var issues: [DecodingIssue] = []
+    /// Exempt from the dynamic exclusivity check, which every element of an array paid when a
+    /// report was collected: it is read and changed only by single calls (`count`, `append`,
+    /// `removeSubrange`) that run no other code, so accesses cannot overlap.
+    @exclusivity(unchecked) var issues: [DecodingIssue] = []
 
     func record(
         _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: JSONPathStep?, message: String,

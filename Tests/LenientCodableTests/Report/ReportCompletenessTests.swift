@@ -329,4 +329,43 @@ extension ReportCompletenessTests {
                 Expected("[0].type", "[0].type", .unknownKey), Expected("[0].color", "[0].color", .unknownKey),
             ], "\(report)")
     }
+
+    struct ScalarLists: Codable, Equatable {
+        var ints: [Int]
+        var doubles: [Double]
+        var flags: [Bool]
+        var names: [String]
+    }
+
+    /// Arrays of scalars are decoded without a path per element; every element forgiven is still
+    /// reported once, under its own path, with what was done to it, and the clean elements not at all.
+    @Test func everyForgivenScalarElementIsReportedOnceUnderItsOwnPath() throws {
+        let json = #"""
+            {"ints":[1,"2",null,"x",5,"6"],"doubles":[1.5,"2.5",true,"nan?"],
+             "flags":[true,1,"yes",0,"maybe"],"names":["a",1,null,"d"]}
+            """#
+        let (lists, report) = try LenientJSONDecoder().decodeWithReport(ScalarLists.self, from: json)
+        #expect(
+            lists
+                == ScalarLists(
+                    ints: [1, 2, 5, 6], doubles: [1.5, 2.5, 1], flags: [true, true, true, false],
+                    names: ["a", "1", "d"]))
+        #expect(
+            report.issues.map(Expected.init) == [
+                Expected("ints[1]", "ints[1]", .coerced), Expected("ints[2]", "ints[2]", .droppedElement),
+                Expected("ints[3]", "ints[3]", .droppedElement), Expected("ints[5]", "ints[5]", .coerced),
+                Expected("doubles[1]", "doubles[1]", .coerced), Expected("doubles[2]", "doubles[2]", .coerced),
+                Expected("doubles[3]", "doubles[3]", .droppedElement), Expected("flags[1]", "flags[1]", .coerced),
+                Expected("flags[2]", "flags[2]", .coerced), Expected("flags[3]", "flags[3]", .coerced),
+                Expected("flags[4]", "flags[4]", .droppedElement), Expected("names[1]", "names[1]", .coerced),
+                Expected("names[2]", "names[2]", .droppedElement),
+            ], "\(report)")
+        #expect(report.issues[0].message == #"Coerced string "2" to Int 2."#)
+        #expect(report.issues[2].message == #"Dropped element: Cannot coerce string "x" to Int."#)
+        // What the encoder writes decodes back to the same lists, with nothing to report.
+        let (again, cleanReport) = try LenientJSONDecoder().decodeWithReport(
+            ScalarLists.self, from: LenientJSONEncoder().encode(lists))
+        #expect(again == lists)
+        #expect(cleanReport.issues.isEmpty)
+    }
 }
