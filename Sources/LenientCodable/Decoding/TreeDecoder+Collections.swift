@@ -81,12 +81,17 @@ extension TreeDecoder {
         elidesErrorPaths = true
         defer { elidesErrorPaths = elided }
         let reports = report != nil
+        // The parent of the paths of elements that are reported, made for the first of them.
+        var elementParent: PathBox?
         while child < end {
             let mark = reports ? reportMark : 0
             do {
                 let element = try unwrap(Element.self, at: child, path: path)
                 if reports && reportMark != mark {
-                    body(try reportedElement(Element.self, at: child, position: position, arrayPath: path, mark: mark))
+                    body(
+                        try reportedElement(
+                            Element.self, at: child, position: position, arrayPath: path, parent: &elementParent,
+                            mark: mark))
                 } else {
                     body(element)
                 }
@@ -94,7 +99,8 @@ extension TreeDecoder {
                 // In a Foundation-like pass `mayForgive()` refuses (and counts the refusal).
                 if options.dropsInvalidElements && mayForgive() {
                     if reports {
-                        recordDroppedElement(error, at: child, position: position, arrayPath: path, mark: mark)
+                        recordDroppedElement(
+                            error, at: child, position: position, arrayPath: path, parent: &elementParent, mark: mark)
                     }
                 } else {
                     elidesErrorPaths = elided
@@ -110,10 +116,20 @@ extension TreeDecoder {
     /// path for entries that name it; the first entries are forgotten.
     @inline(never)
     private func reportedElement<Element: Decodable>(
-        _ type: Element.Type, at index: Int, position: Int, arrayPath: CodingPathNode, mark: Int
+        _ type: Element.Type, at index: Int, position: Int, arrayPath: CodingPathNode, parent: inout PathBox?,
+        mark: Int
     ) throws -> Element {
         rollbackReport(to: mark)
-        return try unwrap(Element.self, at: index, path: arrayPath.appending(index: position))
+        return try unwrap(Element.self, at: index, path: Self.elementPath(position, of: arrayPath, parent: &parent))
+    }
+
+    /// The path of an element under its array's path box, which the first element to need one makes.
+    private static func elementPath(_ position: Int, of arrayPath: CodingPathNode, parent: inout PathBox?)
+        -> CodingPathNode
+    {
+        let box = parent ?? PathBox(arrayPath)
+        parent = box
+        return box.appending(index: position)
     }
 
     /// Reports a dropped element under its own path; what it recorded before it failed is
@@ -121,10 +137,10 @@ extension TreeDecoder {
     /// always are, so it reads the same under any path.
     @inline(never)
     private func recordDroppedElement(
-        _ error: any Error, at index: Int, position: Int, arrayPath: CodingPathNode, mark: Int
+        _ error: any Error, at index: Int, position: Int, arrayPath: CodingPathNode, parent: inout PathBox?, mark: Int
     ) {
         rollbackReport(to: mark)
-        recordDropped(error, path: arrayPath.appending(index: position), found: index)
+        recordDropped(error, path: Self.elementPath(position, of: arrayPath, parent: &parent), found: index)
     }
 
     /// The error of the element at `index`, decoded again under its own path.
