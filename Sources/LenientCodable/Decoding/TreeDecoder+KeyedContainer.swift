@@ -281,6 +281,49 @@ extension TreeDecoder {
             // The rare cases live in their own functions: in unspecialized generic code, merely
             // mentioning `T?` here would look up its metadata on every call.
             guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
+            return try decodeFoundValueLeniently(type, at: index, forKey: key, body)
+        }
+
+        /// A scalar property (`Bool`, `String`, a number): a value that is plainly of the type is
+        /// read without its coding path, which is built, with the key boxed in it, only for what
+        /// reads it, an error or a report entry. `plainly` returns `nil` for every other value,
+        /// which then takes ``decodeValue(_:forKey:_:)``'s way from the index already found.
+        @inline(__always)
+        private func decodeScalar<T>(
+            _ type: T.Type, forKey key: Key, plainly: (TreeDecoder, Int) -> T?,
+            read body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            if plan?.hasPropertyRules == true { return try decodeValueWithRules(type, forKey: key, body) }
+            guard decoder.isLenient else {
+                let index = try requireValueIndex(forKey: key)
+                if let value = plainly(decoder, index) { return value }
+                return try body(decoder, index, pathBox.appending(key))
+            }
+            guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
+            if let value = plainly(decoder, index) { return value }
+            return try decodeFoundValueLeniently(type, at: index, forKey: key, body)
+        }
+
+        /// An optional scalar property, as ``decodeScalar(_:forKey:plainly:read:)`` reads a
+        /// non-optional one.
+        @inline(__always)
+        private func decodeOptionalScalar<T>(
+            _ type: T.Type, forKey key: Key, plainly: (TreeDecoder, Int) -> T?,
+            read body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T? {
+            if plan?.hasPropertyRules == true { return try decodeOptionalWithRules(type, forKey: key, body) }
+            guard let index = valueIndex(forKey: key) else { return nil }
+            if let value = plainly(decoder, index) { return value }
+            if decoder.tree[index].kind == .null { return nil }
+            return try Self.decodeFoundOptional(
+                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+        }
+
+        /// The rest of ``decodeValueLeniently(_:forKey:_:)`` once the value is found.
+        @inline(__always)
+        private func decodeFoundValueLeniently<T>(
+            _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
                 return try nullValue(T.self, at: index, path: path, body)
@@ -663,15 +706,18 @@ extension TreeDecoder {
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-            try decodeValue(type, forKey: key) { try $0.unwrapBool(at: $1, path: $2) }
+            try decodeScalar(
+                type, forKey: key, plainly: { $0.plainBool(at: $1) }, read: { try $0.unwrapBool(at: $1, path: $2) })
         }
 
         func decode(_ type: String.Type, forKey key: Key) throws -> String {
-            try decodeValue(type, forKey: key) { try $0.unwrapString(at: $1, path: $2) }
+            try decodeScalar(
+                type, forKey: key, plainly: { $0.plainString(at: $1) }, read: { try $0.unwrapString(at: $1, path: $2) })
         }
 
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-            try decodeValue(type, forKey: key) { try $0.unwrapDouble(at: $1, path: $2) }
+            try decodeScalar(
+                type, forKey: key, plainly: { $0.plainDouble(at: $1) }, read: { try $0.unwrapDouble(at: $1, path: $2) })
         }
 
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
@@ -695,7 +741,9 @@ extension TreeDecoder {
 
         @inline(__always)
         private func decodeInteger<T: FixedWidthInteger>(forKey key: Key) throws -> T {
-            try decodeValue(T.self, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
+            try decodeScalar(
+                T.self, forKey: key, plainly: { $0.plainInteger(at: $1) },
+                read: { try $0.unwrapInteger(at: $1, path: $2) })
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -705,23 +753,30 @@ extension TreeDecoder {
         // One lookup instead of the three (contains, decodeNil, decode) of the default implementations.
 
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-            try decodeOptional(type, forKey: key) { try $0.unwrapBool(at: $1, path: $2) }
+            try decodeOptionalScalar(
+                type, forKey: key, plainly: { $0.plainBool(at: $1) }, read: { try $0.unwrapBool(at: $1, path: $2) })
         }
 
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-            try decodeOptional(type, forKey: key) { try $0.unwrapString(at: $1, path: $2) }
+            try decodeOptionalScalar(
+                type, forKey: key, plainly: { $0.plainString(at: $1) }, read: { try $0.unwrapString(at: $1, path: $2) })
         }
 
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-            try decodeOptional(type, forKey: key) { try $0.unwrapDouble(at: $1, path: $2) }
+            try decodeOptionalScalar(
+                type, forKey: key, plainly: { $0.plainDouble(at: $1) }, read: { try $0.unwrapDouble(at: $1, path: $2) })
         }
 
         func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-            try decodeOptional(type, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
+            try decodeOptionalScalar(
+                type, forKey: key, plainly: { $0.plainInteger(at: $1) },
+                read: { try $0.unwrapInteger(at: $1, path: $2) })
         }
 
         func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-            try decodeOptional(type, forKey: key) { try $0.unwrapInteger(at: $1, path: $2) }
+            try decodeOptionalScalar(
+                type, forKey: key, plainly: { $0.plainInteger(at: $1) },
+                read: { try $0.unwrapInteger(at: $1, path: $2) })
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

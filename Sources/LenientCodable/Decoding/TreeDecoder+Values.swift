@@ -344,6 +344,44 @@ extension TreeDecoder {
         }
     }
 
+    // MARK: Plain scalars
+    //
+    // A value that is plainly of a scalar type, which its `unwrap` function returns as it is with
+    // no error to build and nothing to report: read without a coding path. `nil` for every other
+    // value, which the `unwrap` function then reads with its path.
+
+    @inline(__always)
+    func plainBool(at index: Int) -> Bool? {
+        switch tree[index].kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    func plainString(at index: Int) -> String? {
+        tree[index].kind == .string ? tree.string(at: index) : nil
+    }
+
+    /// An integer literal in the range of `T`.
+    @inline(__always)
+    func plainInteger<T: FixedWidthInteger>(at index: Int) -> T? {
+        let node = tree[index]
+        guard node.kind == .number, node.has(JSONNode.isInteger), !node.has(JSONNode.json5),
+            let (magnitude, negative) = NumberConversion.parseSmallInteger(tree.bytes(of: node))
+        else { return nil }
+        return NumberConversion.integer(magnitude: magnitude, negative: negative, as: T.self)
+    }
+
+    /// A number in the range of `Double`.
+    @inline(__always)
+    func plainDouble(at index: Int) -> Double? {
+        let node = tree[index]
+        guard node.kind == .number && !node.has(JSONNode.json5) else { return nil }
+        return NumberConversion.double(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger))
+    }
+
     func unwrapBool(at index: Int, path: CodingPathNode) throws -> Bool {
         switch tree[index].kind {
         case .true: return true
