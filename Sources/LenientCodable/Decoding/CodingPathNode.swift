@@ -68,7 +68,8 @@ enum CodingPathNode {
 
 /// A coding path stored once, so that the paths of a container's elements can refer to it.
 final class PathBox {
-    let node: CodingPathNode
+    /// Replaced only by ``reset(to:)``, on a box that nothing but its decoder holds.
+    @exclusivity(unchecked) private(set) var node: CodingPathNode
     /// A keyed container's place in its model's ``KeyOrder``: the next key it will probably ask for.
     @exclusivity(unchecked) var keyCursor = 0
     /// For key strategies that convert keys through a table: the keyed container's object's
@@ -82,6 +83,16 @@ final class PathBox {
     @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
 
     init(_ node: CodingPathNode) { self.node = node }
+
+    /// Makes the box as new for another value's path: its decoder calls it only on a box that
+    /// nothing else holds (`isKnownUniquelyReferenced`).
+    func reset(to node: CodingPathNode) {
+        self.node = node
+        keyCursor = 0
+        if convertedKeys != nil { convertedKeys = nil }
+        exactKeys = MemberCursor()
+        snakeCaseKeys = MemberCursor()
+    }
 
     /// The path of a member of the container whose path this is.
     @inline(__always)

@@ -23,6 +23,10 @@ final class TreeDecoder: Decoder {
     /// The coding path of the value being decoded, boxed so that containers can extend it
     /// without copying.
     @exclusivity(unchecked) var pathBox: PathBox
+    /// The path box of the last nested value decoded, when nothing else held it once that value
+    /// was done: the next nested value (the next element or property) takes it instead of
+    /// allocating its own.
+    @exclusivity(unchecked) private var sparePathBox: PathBox?
     var codingPathNode: CodingPathNode { pathBox.node }
     /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
     @exclusivity(unchecked) var currentType: Any.Type?
@@ -482,12 +486,22 @@ final class TreeDecoder: Decoder {
         let savedPath = pathBox
         let savedType = currentType
         nodeIndex = index
-        pathBox = PathBox(path)
+        if let spare = sparePathBox {
+            sparePathBox = nil
+            spare.reset(to: path)
+            pathBox = spare
+        } else {
+            pathBox = PathBox(path)
+        }
         currentType = type
         defer {
+            var box = pathBox
             nodeIndex = savedIndex
             pathBox = savedPath
             currentType = savedType
+            // Kept for the next value only when nothing holds it: no kept container, no path of
+            // an error or a report entry below it (they hold their parent boxes strongly).
+            if isKnownUniquelyReferenced(&box) { sparePathBox = box }
         }
         return try body(self)
     }

@@ -230,4 +230,62 @@ import Testing
                 #"["a", "é", "long enough to leave the small string form"]"#, when, "photo", "nil",
             ])
     }
+
+    /// Keeps the keyed container of every element it decodes.
+    struct KeptItem: Decodable {
+        enum CodingKeys: String, CodingKey { case id, name, tags }
+        static let keptKey = CodingUserInfoKey(rawValue: "kept")!
+        final class Kept: @unchecked Sendable {
+            // Filled by one decode on one thread, read after it.
+            var containers: [KeyedDecodingContainer<CodingKeys>] = []
+        }
+
+        let id: Int
+        let tags: [KeptTag]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            tags = try container.decode([KeptTag].self, forKey: .tags)
+            try #require(decoder.userInfo[Self.keptKey] as? Kept).containers.append(container)
+        }
+    }
+
+    struct KeptTag: Decodable {
+        let label: String
+    }
+
+    struct KeptItems: Decodable {
+        let items: [KeptItem]
+    }
+
+    /// Sibling values share a decoder's path box when nothing holds it once a value is done; a
+    /// container that a model kept holds its box, which must then stay its own: every kept
+    /// container still reads its own object, under its own coding path, after the decode.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func keptContainersOfSiblingsKeepTheirOwnPaths(options: LenientJSONDecoder.Options) throws {
+        let items = (0..<6).map { #"{"id":\#($0),"name":"item \#($0)","tags":[{"label":"t\#($0)"}]}"# }
+        let document = #"{"items":[\#(items.joined(separator: ","))]}"#
+        let kept = KeptItem.Kept()
+        let decoder = LenientJSONDecoder(options: options)
+        decoder.userInfo[KeptItem.keptKey] = kept
+        let decoded = try decoder.decode(KeptItems.self, from: Data(document.utf8))
+        #expect(decoded.items.map(\.id) == Array(0..<6))
+        #expect(decoded.items.map { $0.tags.map(\.label) } == (0..<6).map { ["t\($0)"] })
+        try #require(kept.containers.count == 6)
+        for (position, container) in kept.containers.enumerated() {
+            #expect(container.codingPath.map(\.stringValue) == ["items", "Index \(position)"])
+            #expect(try container.decode(String.self, forKey: .name) == "item \(position)")
+            #expect(try container.decode([KeptTag].self, forKey: .tags).map(\.label) == ["t\(position)"])
+            // A key that is not there names the container's path in the error, in either mode.
+            let error = try #require(throws: DecodingError.self) {
+                try container.nestedContainer(keyedBy: KeptItem.CodingKeys.self, forKey: .id)
+            }
+            guard case .typeMismatch(_, let context) = error else {
+                Issue.record("Expected a type mismatch, got \(error)")
+                continue
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["items", "Index \(position)", "id"])
+        }
+    }
 }
