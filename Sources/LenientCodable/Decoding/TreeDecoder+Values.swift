@@ -383,30 +383,25 @@ extension TreeDecoder {
     }
 
     func unwrapBool(at index: Int, path: CodingPathNode) throws -> Bool {
-        switch tree[index].kind {
-        case .true: return true
-        case .false: return false
-        default:
-            if hasConverters && hasScalarConverter(Bool.self, at: index) {
-                return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
-            }
-            if isLenient, mayForgive() { return try coerceBool(at: index, path: path) }
-            throw typeMismatch(Bool.self, at: index, path: path)
+        if let value = plainBool(at: index) { return value }
+        if hasConverters && hasScalarConverter(Bool.self, at: index) {
+            return try convertScalar(Bool.self, at: index, path: path, table: coerceBool(at:path:))
         }
+        if isLenient, mayForgive() { return try coerceBool(at: index, path: path) }
+        throw typeMismatch(Bool.self, at: index, path: path)
     }
 
     func unwrapString(at index: Int, path: CodingPathNode) throws -> String {
-        guard tree[index].kind == .string else {
-            if hasConverters && hasScalarConverter(String.self, at: index) {
-                return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
-            }
-            if isLenient, mayForgive() { return try coerceString(at: index, path: path) }
-            throw typeMismatch(String.self, at: index, path: path)
+        if let value = plainString(at: index) { return value }
+        if hasConverters && hasScalarConverter(String.self, at: index) {
+            return try convertScalar(String.self, at: index, path: path, table: coerceString(at:path:))
         }
-        return tree.string(at: index)
+        if isLenient, mayForgive() { return try coerceString(at: index, path: path) }
+        throw typeMismatch(String.self, at: index, path: path)
     }
 
     func unwrapInteger<T: FixedWidthInteger>(at index: Int, path: CodingPathNode) throws -> T {
+        if let value: T = plainInteger(at: index) { return value }
         let node = tree[index]
         guard node.kind == .number else {
             if hasConverters && hasScalarConverter(T.self, at: index) {
@@ -415,14 +410,11 @@ extension TreeDecoder {
             if isLenient, mayForgive() { return try coerceInteger(at: index, path: path) }
             throw typeMismatch(T.self, at: index, path: path)
         }
-        let bytes = tree.bytes(of: node)
+        // A plain integer literal that `plainInteger` refused is out of `T`'s range.
         if node.has(JSONNode.isInteger), !node.has(JSONNode.json5),
-            let (magnitude, negative) = NumberConversion.parseSmallInteger(bytes)
+            NumberConversion.parseSmallInteger(tree.bytes(of: node)) != nil
         {
-            guard let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: T.self) else {
-                throw numberOutOfRange(T.self, at: index, path: path)
-            }
-            return value
+            throw numberOutOfRange(T.self, at: index, path: path)
         }
         return try unwrapIntegerSlowPath(at: index, path: path)
     }
@@ -453,13 +445,11 @@ extension TreeDecoder {
     }
 
     func unwrapDouble(at index: Int, path: CodingPathNode) throws -> Double {
+        if let value = plainDouble(at: index) { return value }
         let node = tree[index]
+        // A number that `plainDouble` refused is out of `Double`'s range.
         if node.kind == .number && !node.has(JSONNode.json5) {
-            guard let value = NumberConversion.double(tree.bytes(of: node), isInteger: node.has(JSONNode.isInteger))
-            else {
-                throw numberOutOfRange(Double.self, at: index, path: path)
-            }
-            return value
+            throw numberOutOfRange(Double.self, at: index, path: path)
         }
         return try unwrapFloatingPointSlowPath(Double.self, at: index, path: path)
     }

@@ -522,6 +522,32 @@ final class EncodingTree {
         return element
     }
 
+    // The arrays the encoder writes itself (`Array.encodeElements`, and arrays of scalars as
+    // properties): each makes the node an array and appends the elements as the encoder would
+    // write them one by one.
+
+    @inline(__always)
+    func appendInts(_ elements: [Int], to node: Int32) {
+        makeArray(node)
+        for element in elements { setInt(appendElement(to: node), Int64(element)) }
+    }
+
+    @inline(__always)
+    func appendStrings(_ elements: [String], to node: Int32) {
+        makeArray(node)
+        for element in elements { setString(appendElement(to: node), element) }
+    }
+
+    /// Returns `false`, and writes nothing, when a number is one JSON cannot hold: the caller
+    /// writes those elements through the encoder, for the strategy or the error.
+    @inline(__always)
+    func appendFiniteDoubles(_ elements: [Double], to node: Int32) -> Bool {
+        guard elements.allSatisfy(\.isFinite) else { return false }
+        makeArray(node)
+        for element in elements { setDouble(appendElement(to: node), element) }
+        return true
+    }
+
     /// Appends an unset element to an array node and returns it.
     @inline(__always)
     func appendElement(to array: Int32) -> Int32 {

@@ -189,23 +189,10 @@ final class TreeEncoder: Encoder {
         let info = tree.traits(of: T.self)
         guard info.scalarElements != .none, info.traits.isEmpty else { return false }
         switch info.scalarElements {
-        case .int:
-            tree.makeArray(node)
-            for element in unsafeBitCast(value, to: [Int].self) {
-                tree.setInt(tree.appendElement(to: node), Int64(element))
-            }
-        case .string:
-            tree.makeArray(node)
-            for element in unsafeBitCast(value, to: [String].self) {
-                tree.setString(tree.appendElement(to: node), element)
-            }
-        case .double:
-            let elements = unsafeBitCast(value, to: [Double].self)
-            guard elements.allSatisfy(\.isFinite) else { return false }
-            tree.makeArray(node)
-            for element in elements { tree.setDouble(tree.appendElement(to: node), element) }
-        case .none:
-            return false
+        case .int: tree.appendInts(unsafeBitCast(value, to: [Int].self), to: node)
+        case .string: tree.appendStrings(unsafeBitCast(value, to: [String].self), to: node)
+        case .double: return tree.appendFiniteDoubles(unsafeBitCast(value, to: [Double].self), to: node)
+        case .none: return false
         }
         return true
     }
@@ -571,27 +558,15 @@ extension Array: EncodableCollection where Element: Encodable {
         // metadata per element (`enumerated()` would, for its tuples). With converters, every
         // element goes through `encode(_:into:key:)`, which looks them up.
         let isPlain = !tree.hasConverters
-        if isPlain && Element.self == Double.self {
-            let doubles = value.assumingMemoryBound(to: [Double].self).pointee
-            for offset in 0..<doubles.count {
-                let element = doubles[offset]
-                let slot = tree.appendElement(to: node)
-                if element.isFinite {
-                    tree.setDouble(slot, element)
-                } else {
-                    try encoder.setFloatingPoint(element, into: slot, key: IndexCodingKey(first + offset))
-                }
-            }
-        } else if isPlain && Element.self == Int.self {
-            let integers = value.assumingMemoryBound(to: [Int].self).pointee
-            for offset in 0..<integers.count {
-                tree.setInt(tree.appendElement(to: node), Int64(integers[offset]))
-            }
+        if isPlain && Element.self == Int.self {
+            tree.appendInts(value.assumingMemoryBound(to: [Int].self).pointee, to: node)
         } else if isPlain && Element.self == String.self {
-            let strings = value.assumingMemoryBound(to: [String].self).pointee
-            for offset in 0..<strings.count {
-                tree.setString(tree.appendElement(to: node), strings[offset])
-            }
+            tree.appendStrings(value.assumingMemoryBound(to: [String].self).pointee, to: node)
+        } else if isPlain && Element.self == Double.self
+            && tree.appendFiniteDoubles(value.assumingMemoryBound(to: [Double].self).pointee, to: node)
+        {
+            // Written; an array with a number JSON cannot hold goes element by element below,
+            // for the strategy or the error.
         } else if isPlain && Element.self == [Double].self && encoder.depth < TreeEncoder.maximumDepth
             && tree.traits(of: [Double].self).traits.isEmpty
         {
@@ -600,13 +575,9 @@ extension Array: EncodableCollection where Element: Encodable {
             // number JSON cannot hold takes that path, for the strategy or the error.
             let rows = value.assumingMemoryBound(to: [[Double]].self).pointee
             for offset in 0..<rows.count {
-                let row = rows[offset]
                 let slot = tree.appendElement(to: node)
-                if row.allSatisfy(\.isFinite) {
-                    tree.makeArray(slot)
-                    for element in row { tree.setDouble(tree.appendElement(to: slot), element) }
-                } else {
-                    try encoder.encode(row, into: slot, key: IndexCodingKey(first + offset))
+                if !tree.appendFiniteDoubles(rows[offset], to: slot) {
+                    try encoder.encode(rows[offset], into: slot, key: IndexCodingKey(first + offset))
                 }
             }
         } else {
