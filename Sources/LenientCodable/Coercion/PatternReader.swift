@@ -80,6 +80,7 @@ struct PatternReader {
         }
         func name(in names: [String]) -> Int? {
             guard count - position >= 3 else { return nil }
+            // Bytes of the text inside the caller's `withUTF8`, copied into the `String` here.
             let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 3]), as: UTF8.self)
                 .lowercased()
             guard let index = names.firstIndex(of: word) else { return nil }
@@ -137,6 +138,7 @@ struct PatternReader {
                     {
                         position += 1
                     }
+                    // Bytes of the text inside the caller's `withUTF8`, copied into the `String` here.
                     let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
                     guard ["gmt", "utc", "ut", "z"].contains(word.lowercased()) else { return nil }
                     if let value = offset() { offsetSeconds = value }

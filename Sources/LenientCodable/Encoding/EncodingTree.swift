@@ -289,6 +289,8 @@ final class EncodingTree {
 
     /// Deinitializes the first `count` nodes. Only the nodes that were given a string own
     /// memory; the others, most elements of a large array of numbers, need nothing done.
+    /// `nodes` is the tree's own storage, every node below `count` initialized; the callers free
+    /// or reinitialize it right after.
     private static func deinitialize(_ nodes: UnsafeMutablePointer<EncodedNode>, count: Int) {
         for index in 0..<count where nodes[index].ownsStrings {
             (nodes + index).deinitialize(count: 1)
@@ -609,6 +611,8 @@ final class EncodingTree {
             let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
             var hash = UInt64(truncatingIfNeeded: count) &* multiplier
             guard let base = utf8.baseAddress else { return UInt32(truncatingIfNeeded: hash >> 32) }
+            // The key's bytes, which `withUTF8` holds for this closure only; every read below
+            // lies inside the first `count` of them.
             let bytes = UnsafeRawPointer(base)
             // Every byte is read once or twice: whole words, then the last eight bytes (which
             // may overlap the words before); a shorter key in two overlapping halves, or as its

@@ -138,7 +138,8 @@ struct JSONWriter {
 
     /// Writes text, escaping what JSON (and the slash setting) requires, from `start`, the
     /// first byte that needs an escape; runs between escapes are found a word at a time and
-    /// copied whole.
+    /// copied whole. `utf8` is the string's bytes inside the caller's `withUTF8`, read during
+    /// the call only.
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) {
         guard let base = utf8.baseAddress else { return }
         let count = utf8.count
@@ -161,7 +162,8 @@ struct JSONWriter {
     }
 
     /// The index of the first byte at or after `start` that must be escaped (below 0x20, a
-    /// quote, a backslash or `slash`), or `count` when there is none.
+    /// quote, a backslash or `slash`), or `count` when there is none. Words are read only where
+    /// eight bytes are left before `count`, inside the caller's buffer.
     @inline(__always)
     private static func nextEscape(in base: UnsafePointer<UInt8>, from start: Int, count: Int, slash: UInt8) -> Int {
         var index = start
@@ -353,7 +355,8 @@ extension JSONWriter {
     }
 
     /// Writes a scalar node; containers are written by the caller. Read through a pointer:
-    /// copying a whole node would retain and release both its strings.
+    /// copying a whole node would retain and release both its strings. The pointer is into the
+    /// tree's node storage, which nothing appends to (and so moves) while the tree is written.
     mutating func writeScalar(_ node: UnsafePointer<EncodedNode>) {
         switch node.pointee.kind {
         case .null: writeNull()
@@ -458,6 +461,7 @@ final class ByteBuffer {
 
     deinit { free(start) }
 
+    /// A block the buffer owns until `deinit` frees it or ``takeData()`` hands it to a `Data`.
     private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         guard let memory = malloc(capacity) else { fatalError("Out of memory for \(capacity) bytes of JSON output") }
         return memory.bindMemory(to: UInt8.self, capacity: capacity)
@@ -477,6 +481,8 @@ final class ByteBuffer {
         count += length
     }
 
+    /// Copies `length` bytes; every word read lies inside `source`'s `length` bytes (the
+    /// caller's, alive for the call) and every word written inside the buffer's room for them.
     @inline(__always)
     private static func copy(_ source: UnsafePointer<UInt8>, to start: UnsafeMutablePointer<UInt8>, count length: Int) {
         let target = UnsafeMutableRawPointer(start)
@@ -577,6 +583,8 @@ final class ByteBuffer {
     /// The bytes written as a `Data` that takes over the buffer's memory instead of copying it;
     /// the buffer starts again empty, with a small block of its own.
     func takeData() -> Data {
+        // From here the `Data` owns the block and frees it; the buffer forgets it at once
+        // (`EncoderReuseTests` keeps such `Data` through later calls and across tasks).
         let data = Data(bytesNoCopy: start, count: count, deallocator: .free)
         capacity = 16
         count = 0
@@ -587,6 +595,7 @@ final class ByteBuffer {
     @inline(never)
     private func grow(toHold extra: Int) {
         let newCapacity = max(capacity * 2, count + extra)
+        // The old block is the buffer's own (no `Data` took it: `takeData` leaves a new one).
         guard let grown = realloc(start, newCapacity) else {
             fatalError("Out of memory for \(newCapacity) bytes of JSON output")
         }

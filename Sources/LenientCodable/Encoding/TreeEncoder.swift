@@ -558,6 +558,8 @@ extension Array: EncodableCollection where Element: Encodable {
         // metadata per element (`enumerated()` would, for its tuples). With converters, every
         // element goes through `encode(_:into:key:)`, which looks them up.
         let isPlain = !tree.hasConverters
+        // `value` points to the array, from `encodeComposite`'s `withUnsafePointer`, for this
+        // call only; `Element` is checked before each view of it as a concrete array.
         if isPlain && Element.self == Int.self {
             tree.appendInts(value.assumingMemoryBound(to: [Int].self).pointee, to: node)
         } else if isPlain && Element.self == String.self {
