@@ -770,15 +770,57 @@ extension TreeDecoder {
                 type, forKey: key, plainly: { $0.plainDouble(at: $1) }, read: { try $0.unwrapDouble(at: $1, path: $2) })
         }
 
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-            try decodeOptionalScalar(
-                type, forKey: key, plainly: { $0.plainInteger(at: $1) },
-                read: { try $0.unwrapInteger(at: $1, path: $2) })
+        // Every scalar type has its own, so that a lenient decoder's `nil` for a null-like or
+        // unusable value holds for all of them: the protocol's default implementation calls
+        // `decode`, whose lenient default is the type's `0`.
+
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            try decodeOptional(type, forKey: key) { try $0.unwrapFloat(at: $1, path: $2) }
         }
 
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+            try decodeOptionalInteger(forKey: key)
+        }
         func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
+            try decodeOptionalInteger(forKey: key)
+        }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
+            try decodeOptionalInteger(forKey: key)
+        }
+
+        @inline(__always)
+        private func decodeOptionalInteger<T: FixedWidthInteger>(forKey key: Key) throws -> T? {
             try decodeOptionalScalar(
-                type, forKey: key, plainly: { $0.plainInteger(at: $1) },
+                T.self, forKey: key, plainly: { $0.plainInteger(at: $1) },
                 read: { try $0.unwrapInteger(at: $1, path: $2) })
         }
 
