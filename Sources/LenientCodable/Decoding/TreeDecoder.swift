@@ -47,6 +47,33 @@ final class TreeDecoder: Decoder {
     /// The last type whose traits were looked up, and its traits (``traits(of:)``).
     @exclusivity(unchecked) var lastTraitsID: ObjectIdentifier?
     @exclusivity(unchecked) var lastTraits = TypeTraits.placeholder
+    /// The state that only some decodes need (key plans, hooks, Foundation-like passes that
+    /// failed, JSON paths, unknown keys), in one object made by the first of them to need it:
+    /// a decode that needs none of it creates and destroys one reference instead of ten fields.
+    final class OccasionalState {
+        @exclusivity(unchecked) var planTable: [PlanEntry] = []
+        @exclusivity(unchecked) var keyOrders: [KeyOrder] = []
+        @exclusivity(unchecked) var activeWraps: [(index: Int, type: ObjectIdentifier)] = []
+        @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+        @exclusivity(unchecked) var unknownKeysCollector: ((String) -> UnknownKeys)?
+        @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
+        @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
+        @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
+        @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
+        @exclusivity(unchecked) var failedNodes: [UInt64] = []
+    }
+
+    /// ``OccasionalState``, `nil` until a decode needs some of it.
+    @exclusivity(unchecked) private var occasionalState: OccasionalState?
+
+    /// ``OccasionalState``, made on first use.
+    private var occasional: OccasionalState {
+        if let occasionalState { return occasionalState }
+        let made = OccasionalState()
+        occasionalState = made
+        return made
+    }
+
     /// The types that earlier decodes with the same settings met, with their traits.
     let knownTraits: KnownTraits
     /// The types this decode met that ``knownTraits`` does not hold, in the order they were met.
@@ -54,24 +81,45 @@ final class TreeDecoder: Decoder {
     /// The last plan looked up, so that the elements of an array of one model skip the cache.
     @exclusivity(unchecked) var cachedPlan: PlanEntry?
     /// The plans this decode has used, searched before the process-wide cache and its lock.
-    @exclusivity(unchecked) var planTable: [PlanEntry] = []
+    var planTable: [PlanEntry] {
+        get { occasionalState?.planTable ?? [] }
+        _modify { yield &occasional.planTable }
+    }
     /// The key orders of the plans in `planTable`, which the decoder keeps alive.
-    @exclusivity(unchecked) var keyOrders: [KeyOrder] = []
+    var keyOrders: [KeyOrder] {
+        get { occasionalState?.keyOrders ?? [] }
+        _modify { yield &occasional.keyOrders }
+    }
     /// The single values being wrapped in a collection, innermost last, by node and collection
     /// type: no wrap starts again on the same value for the same type while one is under way.
-    @exclusivity(unchecked) var activeWraps: [(index: Int, type: ObjectIdentifier)] = []
+    var activeWraps: [(index: Int, type: ObjectIdentifier)] {
+        get { occasionalState?.activeWraps ?? [] }
+        _modify { yield &occasional.activeWraps }
+    }
     /// The JSON values of the containers built for hooks, type choices and transforms, by node;
     /// `nil` until the first is built. See ``sharedJSONValue(at:)``.
-    @exclusivity(unchecked) var builtValues: [Int: JSONValue]?
+    var builtValues: [Int: JSONValue]? {
+        get { occasionalState?.builtValues }
+        _modify { yield &occasional.builtValues }
+    }
     /// For a super decoder that a keyed container handed out: collects the members of the
     /// container's object that no property reads, for an ``UnknownKeys`` property of the given name.
-    var unknownKeysCollector: ((String) -> UnknownKeys)?
+    var unknownKeysCollector: ((String) -> UnknownKeys)? {
+        get { occasionalState?.unknownKeysCollector }
+        set { if newValue != nil || occasionalState != nil { occasional.unknownKeysCollector = newValue } }
+    }
     /// For a decoder over a document of its own that stands for a value of another (JSON text in
     /// a string, JSON a hook returned), that value's decoder and node: the start of the JSON paths
     /// of the report. Set only when a report is collected.
-    @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
+    var host: (decoder: TreeDecoder, index: Int)? {
+        get { occasionalState?.host }
+        set { if newValue != nil || occasionalState != nil { occasional.host = newValue } }
+    }
     /// The parents of this decoder's tree, built for the first JSON path a report needs.
-    @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
+    var jsonPathIndex: JSONPathIndex? {
+        get { occasionalState?.jsonPathIndex }
+        set { occasional.jsonPathIndex = newValue }
+    }
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
@@ -103,18 +151,30 @@ final class TreeDecoder: Decoder {
     /// The types that failed a Foundation-like pass, by node, with their error: no pass tries them
     /// again, so that a value is decoded at most about twice however deep the failures nest.
     /// `nil` until the first failure.
-    @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
+    var foundationFailures: [FoundationAttempt: any Error]? {
+        get { occasionalState?.foundationFailures }
+        _modify { yield &occasional.foundationFailures }
+    }
     /// The values hooks rejected (``unwrapWithHooks(_:at:path:isCurrent:)``); `nil` until the first.
-    @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
+    var hookRejections: [HookAttempt: any Error]? {
+        get { occasionalState?.hookRejections }
+        _modify { yield &occasional.hookRejections }
+    }
     /// One bit per node of the tree, set where ``foundationFailures`` holds a type: most values
     /// are asked about, and a bit costs less to test than a hash. Empty until the first failure.
-    @exclusivity(unchecked) var failedNodes: [UInt64] = []
+    var failedNodes: [UInt64] {
+        get { occasionalState?.failedNodes ?? [] }
+        _modify { yield &occasional.failedNodes }
+    }
 
     /// The failure remembered for `type` at `index`, if any.
     @inline(__always)
     func foundationFailure(of type: Any.Type, at index: Int) -> (any Error)? {
+        guard let state = occasionalState else { return nil }
         let word = index &>> 6
-        guard word < failedNodes.count, failedNodes[word] & (1 &<< UInt64(index & 63)) != 0 else { return nil }
+        guard word < state.failedNodes.count, state.failedNodes[word] & (1 &<< UInt64(index & 63)) != 0 else {
+            return nil
+        }
         return rememberedFailure(of: type, at: index)
     }
 
@@ -243,8 +303,10 @@ final class TreeDecoder: Decoder {
     /// The stack of the thread decoding, once a value nests past ``StackGuard/unguardedDepth``.
     @exclusivity(unchecked) var stackGuard = StackGuard()
     /// The error of the first value refused because the thread's stack was nearly spent: from
-    /// then on nothing is forgiven, and the decode fails with it.
-    @exclusivity(unchecked) var stackExhaustion: DecodingError?
+    /// then on nothing is forgiven, and the decode fails with it. Always a `DecodingError`; held
+    /// as `any Error`, one reference, because copying and destroying an optional of the resilient
+    /// `DecodingError` goes through its value witnesses on every decode, even when it is `nil`.
+    @exclusivity(unchecked) var stackExhaustion: (any Error)?
     /// The decoder whose tree this one shares, for a super decoder: holding it keeps that
     /// decoder referenced, so the check that decides whether the tree must keep its input
     /// (``keepInputIfRetained(_:)``) sees every decoder over the tree through one reference.
