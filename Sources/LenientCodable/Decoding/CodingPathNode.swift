@@ -81,6 +81,9 @@ final class PathBox {
     /// container of a model that maps some keys makes both kinds of search, each from its own place.
     @exclusivity(unchecked) var exactKeys = MemberCursor()
     @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
+    /// The loose summary of the object's keys, built by its first loose search
+    /// (``JSONTree/findMemberLoosely(in:key:cursor:)``).
+    @exclusivity(unchecked) var looseKeys: LooseKeySummary?
 
     init(_ node: CodingPathNode) { self.node = node }
 
@@ -92,6 +95,7 @@ final class PathBox {
         if convertedKeys != nil { convertedKeys = nil }
         exactKeys = MemberCursor()
         snakeCaseKeys = MemberCursor()
+        looseKeys = nil
     }
 
     /// The path of a member of the container whose path this is.

@@ -176,7 +176,11 @@ extension TreeDecoder {
             case nil:
                 var spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
-                guard let keyIndex = spelled.withUTF8({ tree.findMemberLoosely(in: objectIndex, key: $0) }) else {
+                guard
+                    let keyIndex = spelled.withUTF8({
+                        tree.findMemberLoosely(in: objectIndex, key: $0, cursor: pathBox)
+                    })
+                else {
                     return nil
                 }
                 recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])

@@ -162,6 +162,40 @@ extension JSONTree {
         return nil
     }
 
+    /// ``findMemberLoosely(in:key:)`` for a keyed container's object, which first asks the
+    /// object's ``LooseKeySummary`` (built on the container's first loose search, kept in its path
+    /// box): a key that no member can match loosely, the common case of an optional property the
+    /// document leaves out, costs a hash instead of a comparison with every member.
+    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+        guard nodes[objectIndex].kind == .object else { return nil }
+        let summary: LooseKeySummary
+        if let built = cursor.looseKeys {
+            summary = built
+        } else {
+            summary = looseKeySummary(of: objectIndex)
+            cursor.looseKeys = summary
+        }
+        guard summary.mayMatch(key) else { return nil }
+        return findMemberLoosely(in: objectIndex, key: key)
+    }
+
+    /// The loose summary of an object's member keys.
+    func looseKeySummary(of objectIndex: Int) -> LooseKeySummary {
+        var summary = LooseKeySummary()
+        let end = Int(nodes[objectIndex].end)
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            let node = nodes[keyIndex]
+            if node.has(JSONNode.hasEscapes) {
+                // Matched after unescaping: kept simple, such a key may match anything.
+                return LooseKeySummary.everything
+            }
+            summary.insert(bytes(of: node))
+            keyIndex = Int(nodes[keyIndex + 1].end)
+        }
+        return summary
+    }
+
     static func looselyEqual(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
         var left = lhs.makeIterator()
         var right = rhs.makeIterator()
@@ -185,6 +219,50 @@ extension JSONTree {
         }
         return nil
     }
+}
+
+/// The keys of an object as ``JSONTree/looselyEqual(_:_:)`` compares them: 256 bits, one per value
+/// of a hash of a key's significant bytes (separators skipped, ASCII letters lowercased), so that
+/// keys that match loosely have the same bit. A key whose bit is clear matches no member.
+struct LooseKeySummary {
+    private var bits = KeySummary()
+
+    static let everything: LooseKeySummary = {
+        var summary = LooseKeySummary()
+        summary.bits.insertEverything()
+        return summary
+    }()
+
+    /// The bit of a key: its first and last significant bytes, lowercased, mixed. Loosely equal
+    /// keys have the same significant bytes, so the same bit; finding them takes a step or two
+    /// from each end of the key, so that summarizing an object costs about what one search does.
+    @inline(__always)
+    private static func bit(of key: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        var first = 0
+        while first < key.count, isSeparator(key[first]) { first &+= 1 }
+        guard first < key.count else { return 0 }
+        var last = key.count &- 1
+        while isSeparator(key[last]) { last &-= 1 }
+        let mixed = (UInt32(lowercased(key[first])) &<< 8 | UInt32(lowercased(key[last]))) &* 0x9E37_79B1
+        return UInt8(truncatingIfNeeded: mixed &>> 24)
+    }
+
+    @inline(__always)
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
+    }
+
+    @inline(__always)
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+
+    @inline(__always)
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>) { bits.insert(LooseKeySummary.bit(of: key)) }
+
+    /// Whether some member may match `key` loosely; `false` means none does.
+    @inline(__always)
+    func mayMatch(_ key: UnsafeBufferPointer<UInt8>) -> Bool { bits.contains(LooseKeySummary.bit(of: key)) }
 }
 
 /// A summary of the keys of an object before a place in it, for

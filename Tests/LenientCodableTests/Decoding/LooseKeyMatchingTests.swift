@@ -1,0 +1,108 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// Loose key matching (`allowsLooseKeyMatching`, on in `.lenient`) ignores ASCII case and the
+/// separators `_`, `-` and space. A keyed container summarizes its object's keys on its first
+/// loose search, and a key whose summary bit is clear is not searched for: every answer must
+/// still be the one a plain comparison with every member gives, whatever the object holds.
+@Suite struct LooseKeyMatchingTests {
+    static let wantedKey = CodingUserInfoKey(rawValue: "wanted")!
+
+    /// Asks first for a key no member matches (which builds the summary), then for the wanted key,
+    /// then for the absent key again.
+    struct Probe: Decodable {
+        var absent: Int?
+        var value: Int?
+        var absentAgain: Int?
+
+        init(from decoder: any Decoder) throws {
+            let wanted = TestCodingKey(decoder.userInfo[LooseKeyMatchingTests.wantedKey] as! String)
+            let container = try decoder.container(keyedBy: TestCodingKey.self)
+            absent = try container.decodeIfPresent(Int.self, forKey: TestCodingKey("qqqNotThere"))
+            value = try container.decodeIfPresent(Int.self, forKey: wanted)
+            absentAgain = try container.decodeIfPresent(Int.self, forKey: TestCodingKey("qqqNotThere"))
+        }
+    }
+
+    /// The reference: the significant bytes of two keys, compared one by one.
+    static func looselyEqual(_ lhs: String, _ rhs: String) -> Bool {
+        func significant(_ key: String) -> [UInt8] {
+            key.utf8.compactMap { byte in
+                switch byte {
+                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: " "): return nil
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte | 0x20
+                default: return byte
+                }
+            }
+        }
+        return significant(lhs) == significant(rhs)
+    }
+
+    /// The document's spelling of a member and the key the model asks for.
+    static let spellings: [(json: String, wanted: String)] = [
+        ("userName", "userName"), ("USER_NAME", "userName"), ("user-name", "userName"), ("user name", "userName"),
+        ("_userName_", "userName"), ("--USERNAME--", "userName"), ("UserName", "user_name"),
+        ("avatarURL", "avatarUrl"), ("avatar_u_r_l", "avatarURL"), ("id", "ID"), (" Id ", "id"), ("i_d", "ID"),
+        ("userNames", "userName"), ("serName", "userName"), ("userNam", "userName"), ("usernamf", "userName"),
+        ("a", "A"), ("_", "__"), ("-", ""), ("x1", "X_1"), ("1x", "x1"), ("é", "É"), ("名前", "名前"),
+        ("na_me", "name"), ("nÄme", "näme"),
+    ]
+
+    @Test(arguments: spellings, [0, 3, 60])
+    func findsWhatAComparisonWithEveryMemberFinds(spelling: (json: String, wanted: String), fillers: Int) throws {
+        // Filler members before and after, with keys of the same first and last letters as
+        // some spellings, so that summary bits are shared.
+        var members = (0..<fillers).map {
+            #""\#(["u", "a", "i", "n"][$0 % 4])filler\#($0)\#(["e", "l", "d", "x"][$0 % 4])":0"#
+        }
+        members.insert(#""\#(spelling.json)":7"#, at: members.count / 2)
+        let json = Data(("{" + members.joined(separator: ",") + "}").utf8)
+        let decoder = LenientJSONDecoder(options: .lenient)
+        decoder.userInfo[Self.wantedKey] = spelling.wanted
+        let probe = try decoder.decode(Probe.self, from: json)
+        #expect(probe.absent == nil)
+        #expect(probe.absentAgain == nil)
+        #expect(probe.value == (Self.looselyEqual(spelling.json, spelling.wanted) ? 7 : nil))
+    }
+
+    @Test func escapedKeysStillMatchLoosely() throws {
+        // `user\u005Fname` is `user_name` once unescaped.
+        let json = Data(#"{"a":1,"b":2,"user\u005Fname":7,"c":3}"#.utf8)
+        let decoder = LenientJSONDecoder(options: .lenient)
+        decoder.userInfo[Self.wantedKey] = "userName"
+        let probe = try decoder.decode(Probe.self, from: json)
+        #expect(probe.value == 7)
+        #expect(probe.absent == nil)
+    }
+
+    struct Account: Codable, Equatable {
+        var userName: String
+        var avatarURL: String?
+        var nickname: String?
+        var age: Int?
+        var bio: String?
+    }
+
+    @Test func aModelFindsItsLooseKeysAfterMissesReportsEachAndRoundTrips() throws {
+        let json = Data(
+            #"{"filler1":0,"AGE":41,"filler2":0,"user_name":"ada","Avatar-URL":"https://a.example/ada.png","x":1}"#.utf8
+        )
+        let (account, report) = try LenientJSONDecoder().decodeWithReport(Account.self, from: json)
+        #expect(account == Account(userName: "ada", avatarURL: "https://a.example/ada.png", nickname: nil, age: 41))
+        #expect(report.issues.map(\.kind) == [.keyFallback, .keyFallback, .keyFallback])
+        #expect(Set(report.issues.map(\.path)) == ["userName", "avatarURL", "age"])
+        // What the encoder writes decodes back to the same value, with nothing forgiven.
+        let encoded = try LenientJSONEncoder().encode(account)
+        let (again, secondReport) = try LenientJSONDecoder().decodeWithReport(Account.self, from: encoded)
+        #expect(again == account)
+        #expect(secondReport.issues.isEmpty)
+        // Strict mode matches no key loosely, as Foundation does.
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Account.self, from: json)
+        }
+    }
+}
