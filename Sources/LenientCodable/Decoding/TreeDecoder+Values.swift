@@ -28,13 +28,36 @@ extension Dictionary: _LenientDecodingMarker where Key == String, Value: Decodab
 
 extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value: Decodable {
     static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self {
+        // The common values, built by code compiled for their type: in this unspecialized code
+        // every lookup and insertion would ask the runtime for the dictionary type's metadata.
+        // `unsafeBitCast` converts between a type and itself, just after `Value.self == X.self`.
+        if Value.self == Int.self {
+            return unsafeBitCast(try buildMembers(Int.self, from: decoder, at: index, path: path), to: Self.self)
+        }
+        if Value.self == String.self {
+            return unsafeBitCast(try buildMembers(String.self, from: decoder, at: index, path: path), to: Self.self)
+        }
+        if Value.self == Double.self {
+            return unsafeBitCast(try buildMembers(Double.self, from: decoder, at: index, path: path), to: Self.self)
+        }
+        if Value.self == Bool.self {
+            return unsafeBitCast(try buildMembers(Bool.self, from: decoder, at: index, path: path), to: Self.self)
+        }
+        return try buildMembers(Value.self, from: decoder, at: index, path: path)
+    }
+
+    /// The members of the object node at `index`, as `[String: Member]`.
+    @inline(__always)
+    private static func buildMembers<Member: Decodable>(
+        _ type: Member.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
+    ) throws -> [String: Member] {
         let tree = decoder.tree
         let node = tree[index]
         guard node.kind == .object else {
             throw decoder.containerMismatch(
                 node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
         }
-        var result: [String: Value] = [:]
+        var result: [String: Member] = [:]
         result.reserveCapacity(Int(node.length))
         var keyIndex = index + 1
         let end = Int(node.end)
@@ -46,7 +69,7 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
                 let valuePath = box.appending(MemberKey(key))
                 let mark = decoder.reportMark
                 do {
-                    result[key] = try decoder.unwrapElement(Value.self, at: valueIndex, path: valuePath)
+                    result[key] = try decoder.unwrapElement(Member.self, at: valueIndex, path: valuePath)
                 } catch  where decoder.options.dropsInvalidElements && decoder.mayForgive() {
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
