@@ -338,9 +338,11 @@ final class DecodeContext: @unchecked Sendable {
     /// The traits of the types decodes with this context have met, which the next decode
     /// starts with instead of looking each up again (see ``TreeDecoder/traits(of:)``).
     private var known = KnownTraits.empty
-    /// The most types a context remembers: a table for a few dozen model types, the types of a
-    /// typical response; past it, a decode finds the rest as it did before it.
-    static let maximumKnownTraits = 32
+    /// The most types a context remembers: the model types of a large app, which decodes each
+    /// once at launch and then again with every response; past it, a decode finds the rest in
+    /// the process-wide cache, under its lock. Each new type rebuilds the table once, so that
+    /// learning `n` types costs about `n²/2` entry copies in all: about 500 000 for the most.
+    static let maximumKnownTraits = 1024
 
     /// For each of the options' date formats, its pattern's reader when it is a pattern that
     /// ``PatternReader`` reads: made once, rather than looked up for every date and format tried.
@@ -366,8 +368,8 @@ final class DecodeContext: @unchecked Sendable {
     /// not hold, for the decodes that follow; unless another decode grew the table meanwhile, or
     /// the table would grow past ``maximumKnownTraits``.
     func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)], after start: KnownTraits) {
+        guard start.entries.count + traits.count <= DecodeContext.maximumKnownTraits else { return }
         let entries = start.entries + traits
-        guard entries.count <= DecodeContext.maximumKnownTraits else { return }
         let next = KnownTraits(entries)
         lock.lock()
         defer { lock.unlock() }

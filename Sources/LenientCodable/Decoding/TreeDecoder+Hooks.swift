@@ -130,19 +130,24 @@ struct TypeTraits {
 /// metatypes and flags.
 final class KnownTraits: @unchecked Sendable {
     let entries: [(id: ObjectIdentifier, traits: TypeTraits)]
-    /// Indices into `entries`, -1 for an empty slot; twice as many slots as the most entries.
+    /// Indices into `entries`, -1 for an empty slot: a power of two, at least twice as many
+    /// slots as entries, so that a probe meets an empty slot soon.
     private let slots: [Int32]
-    private static let slotCount = 2 * DecodeContext.maximumKnownTraits
+    /// The number of slots less one.
+    private let mask: Int
 
     static let empty = KnownTraits([])
 
     init(_ entries: [(id: ObjectIdentifier, traits: TypeTraits)]) {
         precondition(entries.count <= DecodeContext.maximumKnownTraits)
         self.entries = entries
-        var slots = [Int32](repeating: -1, count: KnownTraits.slotCount)
+        var slotCount = 16
+        while slotCount < 2 * entries.count { slotCount &<<= 1 }
+        mask = slotCount - 1
+        var slots = [Int32](repeating: -1, count: slotCount)
         for (position, entry) in entries.enumerated() {
-            var slot = KnownTraits.slot(of: entry.id)
-            while slots[slot] >= 0 { slot = (slot + 1) & (KnownTraits.slotCount - 1) }
+            var slot = KnownTraits.slot(of: entry.id, mask: mask)
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(position)
         }
         self.slots = slots
@@ -150,19 +155,19 @@ final class KnownTraits: @unchecked Sendable {
 
     /// The first slot to probe for a type: bits of its address above the alignment of metadata.
     @inline(__always)
-    private static func slot(of id: ObjectIdentifier) -> Int {
+    private static func slot(of id: ObjectIdentifier, mask: Int) -> Int {
         let bits = UInt(bitPattern: id)
-        return Int(truncatingIfNeeded: (bits &>> 4) ^ (bits &>> 10)) & (slotCount - 1)
+        return Int(truncatingIfNeeded: (bits &>> 4) ^ (bits &>> 10)) & mask
     }
 
     @inline(__always)
     func traits(for id: ObjectIdentifier) -> TypeTraits? {
-        var slot = KnownTraits.slot(of: id)
+        var slot = KnownTraits.slot(of: id, mask: mask)
         while true {
             let position = Int(slots[slot])
             guard position >= 0 else { return nil }
             if entries[position].id == id { return entries[position].traits }
-            slot = (slot + 1) & (KnownTraits.slotCount - 1)
+            slot = (slot + 1) & mask
         }
     }
 }
