@@ -41,8 +41,11 @@ struct JSONParser {
         self.input = input
         self.count = input.count
         self.options = options
-        // Most documents need about one node per 6 to 12 bytes; start near the low end.
-        self.nodes = NodeStorage(capacity: input.count / 12, input: input)
+        // Most documents need about one node per 6 to 12 bytes. A small one starts with room for
+        // one per 5 bytes, so that it never grows, which would cost a copy as large as its tree;
+        // a large one starts near the low end, so that its tree is not twice the size it needs.
+        let estimate = input.count < 64 * 1024 ? input.count / 5 : input.count / 12
+        self.nodes = NodeStorage(capacity: estimate, input: input)
     }
 
     static func parse(_ input: UnsafeBufferPointer<UInt8>, options: Options) throws -> JSONTree {
