@@ -207,44 +207,95 @@ extension JSONTree {
     /// of containers in `cache`, by node: once a value is built, the values inside it cost a
     /// lookup, so types with hooks nested in each other build their JSON once in all.
     ///
-    /// Recursion is bounded by the parser's depth limit.
+    /// Containers are built with a stack of their own rather than by recursion: the value of a
+    /// type with hooks is built before its decoding reaches the stack guard, so a document nested
+    /// as deep as the parser allows must cost heap here, never the thread's stack.
     func value(at index: Int, cache: inout [Int: JSONValue]?) -> JSONValue {
         let node = nodes[index]
-        switch node.kind {
+        guard node.kind == .array || node.kind == .object else { return scalarValue(at: index) }
+        if let cached = cache?[index] { return cached }
+        var open = [ContainerUnderConstruction(index: index, node: node)]
+        while true {
+            let innermost = open.count - 1
+            if let valueIndex = open[innermost].nextValueIndex(in: self) {
+                let child = nodes[valueIndex]
+                if child.kind != .array && child.kind != .object {
+                    open[innermost].append(scalarValue(at: valueIndex))
+                } else if let cached = cache?[valueIndex] {
+                    open[innermost].append(cached)
+                } else {
+                    open.append(ContainerUnderConstruction(index: valueIndex, node: child))
+                }
+                continue
+            }
+            let finished = open.removeLast()
+            let value = finished.value
+            cache?[finished.index] = value
+            guard !open.isEmpty else { return value }
+            open[open.count - 1].append(value)
+        }
+    }
+
+    /// The ``JSONValue`` of a node that is not a container.
+    private func scalarValue(at index: Int) -> JSONValue {
+        switch nodes[index].kind {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .number: return .number(jsonNumberText(at: index))
         case .string: return .string(string(at: index))
-        case .array:
-            if let cached = cache?[index] { return cached }
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(Int(node.length))
-            var child = index + 1
-            while child < Int(node.end) {
-                elements.append(value(at: child, cache: &cache))
-                child = next(after: child)
-            }
-            let value = JSONValue.array(elements)
-            cache?[index] = value
-            return value
-        case .object:
-            if let cached = cache?[index] { return cached }
-            var members: [(key: String, value: JSONValue)] = []
-            members.reserveCapacity(Int(node.length))
-            var seen = Set<String>()
-            var child = index + 1
-            while child < Int(node.end) {
-                let key = string(at: child)
-                let valueIndex = child + 1
-                if seen.insert(key).inserted {
-                    members.append((key: key, value: value(at: valueIndex, cache: &cache)))
-                }
-                child = next(after: valueIndex)
-            }
-            let value = JSONValue.object(JSONObject(uniqueMembers: members))
-            cache?[index] = value
-            return value
+        case .array, .object: preconditionFailure("scalarValue(at:) of a container")
         }
     }
+}
+
+/// An array or object of ``JSONTree/value(at:cache:)`` whose values are being built: its
+/// elements, or its members with the first of duplicate keys kept, so far.
+private struct ContainerUnderConstruction {
+    let index: Int
+    private let end: Int
+    private let isObject: Bool
+    /// The next element's node, or the next member's key node.
+    private var next: Int
+    private var elements: [JSONValue] = []
+    private var members: [(key: String, value: JSONValue)] = []
+    private var seen = Set<String>()
+    /// The key of the member whose value is being built.
+    private var pendingKey = ""
+
+    init(index: Int, node: JSONNode) {
+        self.index = index
+        end = Int(node.end)
+        isObject = node.kind == .object
+        next = index + 1
+        if isObject { members.reserveCapacity(Int(node.length)) } else { elements.reserveCapacity(Int(node.length)) }
+    }
+
+    /// The node of the next value to build, past members whose key an earlier member had; `nil`
+    /// once every value is built.
+    mutating func nextValueIndex(in tree: JSONTree) -> Int? {
+        guard isObject else {
+            guard next < end else { return nil }
+            let valueIndex = next
+            next = tree.next(after: valueIndex)
+            return valueIndex
+        }
+        while next < end {
+            let key = tree.string(at: next)
+            let valueIndex = next + 1
+            next = tree.next(after: valueIndex)
+            if seen.insert(key).inserted {
+                pendingKey = key
+                return valueIndex
+            }
+        }
+        return nil
+    }
+
+    /// Adds the value of the node that ``nextValueIndex(in:)`` gave last.
+    mutating func append(_ value: JSONValue) {
+        if isObject { members.append((key: pendingKey, value: value)) } else { elements.append(value) }
+    }
+
+    var value: JSONValue { isObject ? .object(JSONObject(uniqueMembers: members)) : .array(elements) }
 }

@@ -168,4 +168,56 @@ import Testing
         }
         #expect(large == .decoded(depth: 511))
     }
+
+    /// Two models with hooks, alternating: a type with hooks has its value built as JSON before
+    /// its decoding reaches the stack guard, so building it must not take the thread's stack.
+    struct HookedStruct: Decodable, DecodingHooks, Sendable {
+        var child: HookedClass?
+        var number: Int?
+    }
+
+    final class HookedClass: Decodable, DecodingHooks, Sendable {
+        let child: HookedStruct?
+        let number: Int?
+    }
+
+    static func hookedChain(_ levels: Int) -> Data {
+        Data(
+            (String(repeating: #"{"number":1,"child":"#, count: levels) + "null"
+                + String(repeating: "}", count: levels)).utf8)
+    }
+
+    /// The levels of a decoded chain of hooked models, counted without recursion.
+    static func depth(of first: HookedStruct) -> Int {
+        var count = 1
+        var next: HookedStruct? = first.child?.child
+        var onClass = first.child != nil
+        if onClass { count += 1 }
+        while onClass, let current = next {
+            count += 1
+            onClass = current.child != nil
+            if onClass { count += 1 }
+            next = current.child?.child
+        }
+        return count
+    }
+
+    @Test(arguments: [300, 511], [256, 512])
+    func hookedModelsOnSmallThreadsDecodeOrFailCleanly(levels: Int, kilobytes: Int) throws {
+        let data = Self.hookedChain(levels)
+        for decoder in [LenientJSONDecoder(options: .strict), LenientJSONDecoder()] {
+            let outcome = try runOnThread(stackSize: kilobytes << 10) {
+                Self.outcome { Self.depth(of: try decoder.decode(HookedStruct.self, from: data)) }
+            }
+            switch outcome {
+            case .decoded(let depth): #expect(depth == levels)
+            case .refused(let message): #expect(message.contains("levels deep"))
+            case .otherError(let description): Issue.record("Unexpected error: \(description)")
+            }
+        }
+        let large = try runOnThread(stackSize: 16 << 20) {
+            Self.outcome { Self.depth(of: try LenientJSONDecoder().decode(HookedStruct.self, from: data)) }
+        }
+        #expect(large == .decoded(depth: levels))
+    }
 }
