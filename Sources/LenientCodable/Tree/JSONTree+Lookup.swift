@@ -222,8 +222,9 @@ extension JSONTree {
 }
 
 /// The keys of an object as ``JSONTree/looselyEqual(_:_:)`` compares them: 256 bits, one per value
-/// of a hash of a key's significant bytes (separators skipped, ASCII letters lowercased), so that
-/// keys that match loosely have the same bit. A key whose bit is clear matches no member.
+/// of a hash of a key's first and last significant bytes (separators skipped, ASCII letters
+/// lowercased), so that keys that match loosely have the same bit. A key whose bit is clear
+/// matches no member.
 struct LooseKeySummary {
     private var bits = KeySummary()
 
