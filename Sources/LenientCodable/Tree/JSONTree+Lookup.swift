@@ -166,6 +166,10 @@ extension JSONTree {
     /// object's ``LooseKeySummary`` (built on the container's first loose search, kept in its path
     /// box): a key that no member can match loosely, the common case of an optional property the
     /// document leaves out, costs a hash instead of a comparison with every member.
+    ///
+    /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' keys
+    /// are the tree's input, which its node storage keeps for as long as the tree is read, after
+    /// the decode call too (``NodeStorage/keepInput()``).
     func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
         let summary: LooseKeySummary
@@ -225,6 +229,8 @@ extension JSONTree {
 /// of a hash of a key's first and last significant bytes (separators skipped, ASCII letters
 /// lowercased), so that keys that match loosely have the same bit. A key whose bit is clear
 /// matches no member.
+///
+/// Its functions read the key they are given during the call only; nothing keeps a pointer.
 struct LooseKeySummary {
     private var bits = KeySummary()
 

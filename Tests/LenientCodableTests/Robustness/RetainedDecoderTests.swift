@@ -288,4 +288,25 @@ import Testing
             #expect(context.codingPath.map(\.stringValue) == ["items", "Index \(position)", "id"])
         }
     }
+
+    /// Keeps its container, whose loose key lookups read the object's keys through the tree's input
+    /// (and build their summary of them) only when asked, after `decode` has returned.
+    final class LooseKeeper: Decodable {
+        var kept: KeyedDecodingContainer<TestCodingKey>?
+        init(from decoder: any Decoder) throws { kept = try decoder.container(keyedBy: TestCodingKey.self) }
+    }
+
+    @Test func aKeptContainerMatchesKeysLooselyAfterTheInputIsGone() throws {
+        var data = Data(#"{"User_Name":"ada","AGE":41,"filler":0,"tags":{"First-Tag":"x"}}"#.utf8)
+        let keeper = try LenientJSONDecoder(options: .lenient).decode(LooseKeeper.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: data.count) }
+        let kept = try #require(keeper.kept)
+        #expect(try kept.decodeIfPresent(Int.self, forKey: TestCodingKey("missing")) == nil)
+        #expect(try kept.decode(String.self, forKey: TestCodingKey("userName")) == "ada")
+        #expect(try kept.decode(Int.self, forKey: TestCodingKey("age")) == 41)
+        let tags = try kept.nestedContainer(keyedBy: TestCodingKey.self, forKey: TestCodingKey("tags"))
+        #expect(try tags.decodeIfPresent(String.self, forKey: TestCodingKey("second")) == nil)
+        #expect(try tags.decode(String.self, forKey: TestCodingKey("firstTag")) == "x")
+    }
 }
