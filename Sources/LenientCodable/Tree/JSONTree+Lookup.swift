@@ -215,13 +215,21 @@ extension JSONTree {
     @inline(__always)
     private static func nextSignificant<I: IteratorProtocol<UInt8>>(_ iterator: inout I) -> UInt8? {
         while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: " "): continue
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte | 0x20
-            default: return byte
-            }
+            if let significant = looseByte(byte) { return significant }
         }
         return nil
+    }
+
+    /// A byte as loose matching compares it: `nil` for the separators `_`, `-` and space, ASCII
+    /// letters lowercased, any other byte as it is. The one rule of ``looselyEqual(_:_:)`` and of
+    /// ``LooseKeySummary``.
+    @inline(__always)
+    static func looseByte(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: " "): return nil
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte | 0x20
+        default: return byte
+        }
     }
 }
 
@@ -246,22 +254,19 @@ struct LooseKeySummary {
     @inline(__always)
     private static func bit(of key: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var first = 0
-        while first < key.count, isSeparator(key[first]) { first &+= 1 }
-        guard first < key.count else { return 0 }
+        var firstByte: UInt8?
+        while first < key.count {
+            firstByte = JSONTree.looseByte(key[first])
+            if firstByte != nil { break }
+            first &+= 1
+        }
+        guard let firstByte else { return 0 }
+        // A significant byte exists, so this stops at `first` at the latest.
         var last = key.count &- 1
-        while isSeparator(key[last]) { last &-= 1 }
-        let mixed = (UInt32(lowercased(key[first])) &<< 8 | UInt32(lowercased(key[last]))) &* 0x9E37_79B1
+        while JSONTree.looseByte(key[last]) == nil { last &-= 1 }
+        let lastByte = JSONTree.looseByte(key[last]) ?? firstByte
+        let mixed = (UInt32(firstByte) &<< 8 | UInt32(lastByte)) &* 0x9E37_79B1
         return UInt8(truncatingIfNeeded: mixed &>> 24)
-    }
-
-    @inline(__always)
-    private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
-    }
-
-    @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 
     @inline(__always)
