@@ -48,6 +48,28 @@ extension TreeDecoder {
         return step
     }
 
+    /// The value at the current node as Foundation's decoder reads it: nothing forgiven and
+    /// nothing reported, `nil` where Foundation fails. What a wrapper probes with when it reads
+    /// a type other than its own (so that none of this decoder's coercions stands in for the
+    /// wrapper's table: `1e400` is no `Bool`), and how a `CaseFallback` enum's raw value is read
+    /// first.
+    func readAsFoundation<T: Decodable>(_ type: T.Type) -> T? {
+        let wasInPass = inFoundationPass
+        let refusalsBefore = refusals
+        let mark = reportMark
+        inFoundationPass = true
+        defer {
+            inFoundationPass = wasInPass
+            // The probe's refusals are its own, not those of a pass around it.
+            refusals = refusalsBefore
+            rollbackReport(to: mark)
+        }
+        return try? unwrap(T.self, at: nodeIndex, path: codingPathNode)
+    }
+
+    /// Whether the current node is a number.
+    var currentNodeIsNumber: Bool { tree[nodeIndex].kind == .number }
+
     /// How a message names a JSON value: `string "3"`, `number 1.5`, `bool true`, `null`,
     /// `an object`, `an array`.
     func describeFound(at index: Int) -> String {

@@ -207,6 +207,46 @@ extension TreeDecoder {
         }
     }
 
+    /// A ``LossyArray`` whose JSON is not an array: `null` is the empty array, JSON text in a
+    /// string is parsed (in `.lenient`), and any other value becomes the one element it decodes
+    /// to, or none. Each is reported as it would be for a plain array property: the default, the
+    /// wrap, or the dropped element.
+    func decodeLossyArrayFromSingleValue<Element: Decodable>(_ type: Element.Type) -> LossyArray<Element> {
+        let index = nodeIndex
+        let path = codingPathNode
+        if tree[index].kind == .null {
+            record(.defaulted, path: path, found: index, "Found null; used the default [].")
+            return LossyArray(wrappedValue: [])
+        }
+        if let parsed = decodeCurrentJSONText(LossyArray<Element>.self) { return parsed }
+        let mark = reportMark
+        guard let element = decodeLossyElement(Element.self) else { return LossyArray(wrappedValue: []) }
+        // The wrap first, then what was forgiven inside the wrapped value.
+        if let report {
+            report.issues.insert(
+                DecodingIssue(
+                    path: path, jsonPath: jsonPath(of: index), kind: .coerced,
+                    message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index)),
+                at: mark)
+        }
+        return LossyArray(wrappedValue: [element])
+    }
+
+    /// A member of the ``LossyDictionary`` at this decoder's node whose key is not one of the
+    /// dictionary's keys (`"x"` for an `Int` key), left out: reported as a dropped element.
+    func recordDroppedMember(key: String, keyType: Any.Type) {
+        guard report != nil else { return }
+        // The key with its integer, if it has one, as Dictionary's own decoding names a member.
+        var memberKey = AnyCodingKey(key)
+        memberKey.intValue = Int(key)
+        // The member's value, when the key as the container gave it is the key in the document
+        // (a key strategy may have converted it).
+        let valueIndex = tree[nodeIndex].kind == .object ? tree.findMember(in: nodeIndex, key: Array(key.utf8)) : nil
+        record(
+            .droppedElement, path: codingPathNode.appending(memberKey), found: valueIndex,
+            "Dropped member: \(key.debugDescription) is not a \(keyType) key.")
+    }
+
     /// Records an element left out of a collection: `.rejected` when its hook refused it,
     /// `.droppedElement` otherwise.
     func recordDropped(_ error: any Error, path: CodingPathNode, found index: Int) {

@@ -29,8 +29,10 @@
 /// property optional to accept a missing key — `@Coerced var page: Int?` — or combine it with
 /// ``Defaulted`` for a default: `@Defaulted @Coerced var page: Int`.
 ///
-/// Under ``LenientJSONDecoder`` in `.lenient` mode the decoder itself coerces and reports what
-/// it forgave; `@Coerced` adds nothing there but is harmless.
+/// Under ``LenientJSONDecoder`` the decoder's own reading comes first, with its options; what it
+/// cannot read, the wrapper's table coerces. Each value either of them changes is in the report
+/// once, as a plain property's would be, and a value neither can read fails as a plain
+/// property's does (in `.lenient`, the type's default, reported).
 @propertyWrapper
 public struct Coerced<Value: CoercibleValue> {
     /// The decoded value.

@@ -71,19 +71,19 @@ extension CoercibleValue where Self: FixedWidthInteger {
         if let decimal = source.attempt(Decimal.self), decimal.isFinite,
             let (value, _) = CoercionRules.integer(fromString: decimal.description, as: Self.self)
         {
-            return value
+            return source.coerced(value)
         }
         if let double = source.attempt(Double.self) {
             guard double.isFinite, let (value, _) = CoercionRules.integer(fromString: "\(double)", as: Self.self) else {
                 throw source.failure(Self.self)
             }
-            return value
+            return source.coerced(value)
         }
-        if let bool = source.attempt(Bool.self) { return bool ? 1 : 0 }
+        if let bool = source.attempt(Bool.self) { return source.coerced(bool ? 1 : 0) }
         if let text = source.attempt(String.self),
             let (value, _) = CoercionRules.integer(fromString: text, as: Self.self)
         {
-            return value
+            return source.coerced(value)
         }
         throw source.failure(Self.self)
     }
@@ -124,17 +124,20 @@ extension CoercibleValue where Self: BinaryFloatingPoint {
         let source = try CoercionSource(decoder, for: Self.self)
         try source.refuseNull(Self.self)
         if let value = source.attempt(Self.self) { return value }
-        if let double = source.attempt(Double.self) { return try narrowed(double, source: source) }
-        if let bool = source.attempt(Bool.self) { return bool ? 1 : 0 }
+        if let double = source.attempt(Double.self) { return source.coerced(try narrowed(double, source: source)) }
+        if let bool = source.attempt(Bool.self) { return source.coerced(bool ? 1 : 0) }
         if let text = source.attempt(String.self), let double = CoercionRules.double(fromString: text) {
-            return try narrowed(double, source: source)
+            return source.coerced(try narrowed(double, source: source))
         }
         throw source.failure(Self.self)
     }
 
+    /// The number in this type, refused when it does not fit: a finite number that would become
+    /// infinite, or a non-zero one that would become zero (`1e-50` as a `Float`), as the
+    /// decoders refuse them.
     private static func narrowed(_ double: Double, source: CoercionSource) throws -> Self {
         let value = Self(double)
-        guard value.isFinite || !double.isFinite else { throw source.failure(Self.self) }
+        guard value.isFinite || !double.isFinite, value != 0 || double == 0 else { throw source.failure(Self.self) }
         return value
     }
 }
@@ -165,16 +168,18 @@ extension Decimal: CoercibleValue {
         let source = try CoercionSource(decoder, for: Decimal.self)
         try source.refuseNull(Decimal.self)
         if let value = source.attempt(Decimal.self) { return value }
-        if let integer = source.attempt(Int64.self) { return Decimal(integer) }
-        if let integer = source.attempt(UInt64.self) { return Decimal(integer) }
+        if let integer = source.attempt(Int64.self) { return source.coerced(Decimal(integer)) }
+        if let integer = source.attempt(UInt64.self) { return source.coerced(Decimal(integer)) }
         if let double = source.attempt(Double.self) {
             guard double.isFinite, let value = decimal(fromString: "\(double)") else {
                 throw source.failure(Decimal.self)
             }
-            return value
+            return source.coerced(value)
         }
-        if let bool = source.attempt(Bool.self) { return bool ? 1 : 0 }
-        if let text = source.attempt(String.self), let value = decimal(fromString: text) { return value }
+        if let bool = source.attempt(Bool.self) { return source.coerced(bool ? 1 : 0) }
+        if let text = source.attempt(String.self), let value = decimal(fromString: text) {
+            return source.coerced(value)
+        }
         throw source.failure(Decimal.self)
     }
 
@@ -206,13 +211,15 @@ extension Bool: CoercibleValue {
         let source = try CoercionSource(decoder, for: Bool.self)
         try source.refuseNull(Bool.self)
         if let value = source.attempt(Bool.self) { return value }
-        if let integer = source.attempt(Int64.self) { return integer != 0 }
-        if let integer = source.attempt(UInt64.self) { return integer != 0 }
+        if let integer = source.attempt(Int64.self) { return source.coerced(integer != 0) }
+        if let integer = source.attempt(UInt64.self) { return source.coerced(integer != 0) }
         if let double = source.attempt(Double.self) {
             guard !double.isNaN else { throw source.failure(Bool.self) }
-            return double != 0
+            return source.coerced(double != 0)
         }
-        if let text = source.attempt(String.self), let value = CoercionRules.bool(fromString: text) { return value }
+        if let text = source.attempt(String.self), let value = CoercionRules.bool(fromString: text) {
+            return source.coerced(value)
+        }
         throw source.failure(Bool.self)
     }
 }
@@ -237,13 +244,15 @@ extension String: CoercibleValue {
         let source = try CoercionSource(decoder, for: String.self)
         try source.refuseNull(String.self)
         if let value = source.attempt(String.self) { return value }
-        if let treeDecoder = decoder as? TreeDecoder, case .number(let text) = treeDecoder.currentJSONValue() {
-            return text
+        if let treeDecoder = source.treeDecoder, treeDecoder.currentNodeIsNumber,
+            case .number(let text) = treeDecoder.currentJSONValue()
+        {
+            return source.coerced(text)
         }
-        if let bool = source.attempt(Bool.self) { return bool ? "true" : "false" }
-        if let integer = source.attempt(Int64.self) { return String(integer) }
-        if let integer = source.attempt(UInt64.self) { return String(integer) }
-        if let double = source.attempt(Double.self) { return "\(double)" }
+        if let bool = source.attempt(Bool.self) { return source.coerced(bool ? "true" : "false") }
+        if let integer = source.attempt(Int64.self) { return source.coerced(String(integer)) }
+        if let integer = source.attempt(UInt64.self) { return source.coerced(String(integer)) }
+        if let double = source.attempt(Double.self) { return source.coerced("\(double)") }
         throw source.failure(String.self)
     }
 }
@@ -305,7 +314,8 @@ extension URL: CoercibleValue {
             guard !trimmed.isEmpty, !CoercionRules.isNullLike(trimmed), let url = URL(string: trimmed) else {
                 throw source.failure(URL.self)
             }
-            return url
+            // A URL from its string is not forgiven; from a string trimmed first, it is.
+            return trimmed == text ? url : source.coerced(url)
         }
         if let value = source.attempt(URL.self) { return value }
         throw source.failure(URL.self)
@@ -329,8 +339,10 @@ extension Data: CoercibleValue {
         let source = try CoercionSource(decoder, for: Data.self)
         try source.refuseNull(Data.self)
         if let text = source.attempt(String.self) {
-            guard let data = Data(base64Encoded: CoercionRules.trimmed(text)) else { throw source.failure(Data.self) }
-            return data
+            let trimmed = CoercionRules.trimmed(text)
+            guard let data = Data(base64Encoded: trimmed) else { throw source.failure(Data.self) }
+            // Data from base64 is not forgiven; from base64 trimmed first, it is.
+            return trimmed == text ? data : source.coerced(data)
         }
         if let value = source.attempt(Data.self) { return value }
         throw source.failure(Data.self)
@@ -403,13 +415,30 @@ struct CoercionSource {
 
     /// The value as a `T`, or `nil` when the decoder will not give one. Single value containers
     /// keep no position, so a failed attempt leaves nothing behind.
+    ///
+    /// Under ``LenientJSONDecoder``, reading the target type is the decoder's own decode, which
+    /// reports what it forgives. Reading another type is a probe, which reads as Foundation's
+    /// decoder would and reports nothing, so that the decoder's coercions (a number read as a
+    /// `Bool`, a fraction truncated) never stand in for the wrapper's table.
     func attempt<T: Decodable>(_ type: T.Type) -> T? {
         guard let treeDecoder else { return try? container.decode(type) }
-        // A probe of another type (a number read as a string to parse a date) forgives nothing
-        // the report should hold; neither does a failed attempt.
+        if T.self != target { return treeDecoder.readAsFoundation(type) }
         let mark = treeDecoder.reportMark
         let value = try? container.decode(type)
-        if value == nil || T.self != target { treeDecoder.rollbackReport(to: mark) }
+        if value == nil { treeDecoder.rollbackReport(to: mark) }
+        return value
+    }
+
+    /// A value the wrapper's own table made after the decoder's reading of the target type
+    /// failed: under ``LenientJSONDecoder`` it is reported, once, as the decoder reports its
+    /// own coercions; under other decoders there is no report to hold it.
+    func coerced<Value>(_ value: Value) -> Value {
+        if let treeDecoder {
+            let index = treeDecoder.nodeIndex
+            treeDecoder.record(
+                .coerced, path: treeDecoder.codingPathNode, found: index,
+                "Coerced \(treeDecoder.describeFound(at: index)) to \(target) \(value).")
+        }
         return value
     }
 

@@ -61,15 +61,11 @@ extension LossyArray: Decodable where Element: Decodable {
     public init(from decoder: any Decoder) throws {
         guard var container = try? decoder.unkeyedContainer() else {
             let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
+            if let treeDecoder = decoder as? TreeDecoder {
+                // Reported as a plain array property's would be.
+                self = treeDecoder.decodeLossyArrayFromSingleValue(Element.self)
+            } else if single.decodeNil() {
                 wrappedValue = []
-            } else if let treeDecoder = decoder as? TreeDecoder {
-                // JSON text in a string holding the array, as for a plain array property.
-                if let parsed = treeDecoder.decodeCurrentJSONText(LossyArray<Element>.self) {
-                    self = parsed
-                    return
-                }
-                wrappedValue = treeDecoder.decodeLossyElement(Element.self).map { [$0] } ?? []
             } else {
                 wrappedValue = (try? single.decode(Element.self)).map { [$0] } ?? []
             }
@@ -152,14 +148,22 @@ extension DecodingAttempt: ForgivingWrapper {
     static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
 }
 
-extension LossyArray: ForgivingWrapper {
-    /// Not API: one of the package's wrappers.
-    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+// The lossy wrappers give a missing or null value their empty collection, which the lenient
+// decoder reports as it reports ``Defaulted``'s default.
+extension LossyArray: ForgivingWrapper, DefaultingWrapper {
+    /// Not API: one of the package's wrappers, whose default a report names.
+    public static var _lenientDecodingRole: _LenientDecodingRole {
+        _LenientDecodingRole(.forgivingWrapper(Self.self))
+    }
+    static var defaultDescription: String { "[]" }
 }
 
-extension LossyDictionary: ForgivingWrapper {
-    /// Not API: one of the package's wrappers.
-    public static var _lenientDecodingRole: _LenientDecodingRole { _LenientDecodingRole(.forgivingWrapper(nil)) }
+extension LossyDictionary: ForgivingWrapper, DefaultingWrapper {
+    /// Not API: one of the package's wrappers, whose default a report names.
+    public static var _lenientDecodingRole: _LenientDecodingRole {
+        _LenientDecodingRole(.forgivingWrapper(Self.self))
+    }
+    static var defaultDescription: String { "[:]" }
 }
 
 extension Coerced: ForgivingWrapper {

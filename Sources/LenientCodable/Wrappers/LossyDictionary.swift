@@ -52,7 +52,14 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
     /// - Parameter decoder: The decoder pointing at the object.
     /// - Throws: `DecodingError.typeMismatch` when the value is neither an object nor `null`.
     public init(from decoder: any Decoder) throws {
+        let treeDecoder = decoder as? TreeDecoder
         if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+            // Reported as a plain dictionary property's default would be.
+            if let treeDecoder {
+                treeDecoder.record(
+                    .defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex,
+                    "Found null; used the default [:].")
+            }
             wrappedValue = [:]
             return
         }
@@ -63,8 +70,14 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
             // Give the key its integer too, as Dictionary's own decoding does, so Int keys convert.
             var keyWithInteger = codingKey
             keyWithInteger.intValue = Int(codingKey.stringValue)
-            guard let key = Key(codingKey: keyWithInteger),
-                let attempt = try? container.decode(DecodingAttempt<Value>.self, forKey: codingKey),
+            guard let key = Key(codingKey: keyWithInteger) else {
+                // Left out, and reported as a member whose value failed is.
+                treeDecoder?.recordDroppedMember(key: codingKey.stringValue, keyType: Key.self)
+                continue
+            }
+            // Asked with the integer too, so that a member's path is the one Dictionary's own
+            // decoding gives it (`prices[2025]`).
+            guard let attempt = try? container.decode(DecodingAttempt<Value>.self, forKey: keyWithInteger),
                 let value = attempt.value
             else { continue }
             entries[key] = value
