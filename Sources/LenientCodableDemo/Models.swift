@@ -39,10 +39,11 @@ struct Feed: Codable, KeyMapping, DecodingHooks {
 
 /// The owner of a feed.
 struct User: Codable, KeyMapping {
-    /// A plan the server may extend: unknown plans decode as `free` instead of failing.
-    enum Plan: String, Codable, CaseFallback, DefaultValue {
+    /// A plan the server may extend: `.lenient` reads `"PRO"` as `pro`, and an unknown plan as
+    /// the default, `free`, instead of failing. (A `CaseFallback` enum would take its fallback
+    /// for `"PRO"`, as Foundation's decoder does.)
+    enum Plan: String, Codable, DefaultValue {
         case free, pro, team
-        static let fallbackCase = Plan.free
         static let defaultValue = Plan.free
     }
 
@@ -66,10 +67,10 @@ struct User: Codable, KeyMapping {
 /// ``decodingType(for:)`` which subclass to create for each element. When encoding, the hook
 /// ``didEncode(_:)`` adds a Unix `timestamp` beside `created_at`.
 class Post: Codable, KeyMapping, PolymorphicDecodable, EncodingHooks {
-    /// Who may see the post; values this version does not know become `unknown`.
-    enum Visibility: String, Codable, CaseFallback {
+    /// Who may see the post; values this version does not know become `unknown`, by default.
+    enum Visibility: String, Codable, DefaultValue {
         case `public`, friends, `private`, unknown
-        static let fallbackCase = Visibility.unknown
+        static let defaultValue = Visibility.unknown
     }
 
     class var kind: String { "post" }

@@ -26,9 +26,11 @@ public protocol DefaultValue {
 /// A `RawRepresentable` enum that conforms decodes a raw value it does not know as
 /// ``fallbackCase`` — so a server can add a case without breaking older apps. It is the enum's
 /// own declaration, so it applies in every mode and under every decoder, Foundation's included
-/// (for `String`, `Int`, `Int64`, `UInt` and `Double` raw values); LenientCodable's decoders
-/// report it. A value of another JSON type still fails. A ``TaggedCodable`` enum that conforms
-/// takes its fallback case for a tag it does not know.
+/// (for every raw type the standard library decodes: `String`, the integer types, `Float` and
+/// `Double`); LenientCodable's decoders report it. A raw value Foundation reads takes its case
+/// or the fallback in every mode, so `"ACTIVE"` for the enum below is `.unknown` in `.lenient`
+/// too; a value of another JSON type still fails, except where `.lenient` coerces it. A
+/// ``TaggedCodable`` enum that conforms takes its fallback case for a tag it does not know.
 ///
 /// ```swift
 /// enum Status: String, Codable, CaseFallback {

@@ -70,10 +70,92 @@ import Testing
         #expect(context.codingPath.map(\.stringValue) == reference.codingPath.map(\.stringValue))
     }
 
-    @Test func lenientCoercesTheRawValueBeforeFallingBack() throws {
-        let (account, report) = try LenientJSONDecoder().decodeWithReport(
-            Account.self, from: #"{"status":"ACTIVE","level":"2"}"#)
-        #expect(account == Account(status: .active, level: .high))
-        #expect(report.issues.map(\.kind) == [.coerced, .coerced])
+    /// `"ACTIVE"` is a raw string the enum does not know: Foundation gives the fallback case, so
+    /// `.lenient` does too. A raw value of another JSON type (`"2"` for an `Int` enum), which
+    /// Foundation refuses, is coerced first.
+    @Test func lenientGivesFoundationsFallbackAndCoercesOnlyWhatFoundationRefuses() throws {
+        let document = #"{"status":"ACTIVE","level":"2"}"#
+        let (account, report) = try LenientJSONDecoder().decodeWithReport(Account.self, from: document)
+        #expect(account == Account(status: .unknown, level: .high))
+        #expect(report.issues.map(\.kind) == [.defaulted, .coerced])
+        #expect(report.issues.map(\.path) == ["status", "level"])
+        let foundations = try JSONDecoder().decode(Account.self, from: Data(#"{"status":"ACTIVE","level":2}"#.utf8))
+        #expect(foundations.status == account.status)
+        // Round trip: the fallback case encodes as its own raw value and decodes to itself.
+        let encoded = try LenientJSONEncoder().encode(account)
+        #expect(try LenientJSONDecoder().decode(Account.self, from: encoded) == account)
+    }
+
+    // MARK: Every raw type
+
+    enum Tiny: Int8, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Tiny.other
+    }
+    enum Short: Int16, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Short.other
+    }
+    enum Medium: Int32, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Medium.other
+    }
+    enum Byte: UInt8, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Byte.other
+    }
+    enum Word: UInt16, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Word.other
+    }
+    enum Long: UInt32, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Long.other
+    }
+    enum Huge: UInt64, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Huge.other
+    }
+    enum Ratio: Float, Codable, CaseFallback {
+        case one = 1
+        case other = 0
+        static let fallbackCase = Ratio.other
+    }
+
+    struct Box<Value: Codable & Equatable>: Codable, Equatable { var v: Value }
+
+    /// The fallback for a number the enum does not know, and the case for one it knows, under
+    /// Foundation's decoder, `.strict` and `.lenient`, whatever the raw type; and the round trip.
+    func expectFallback<Value: Codable & Equatable & CaseFallback>(_ type: Value.Type, known: Value) throws {
+        let unknown = Data(#"{"v":7}"#.utf8)
+        let knownDocument = Data(#"{"v":1}"#.utf8)
+        #expect(try JSONDecoder().decode(Box<Value>.self, from: unknown).v == Value.fallbackCase, "\(Value.self)")
+        #expect(try JSONDecoder().decode(Box<Value>.self, from: knownDocument).v == known, "\(Value.self)")
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let decoder = LenientJSONDecoder(options: options)
+            let (box, report) = try decoder.decodeWithReport(Box<Value>.self, from: unknown)
+            #expect(box.v == Value.fallbackCase, "\(Value.self)")
+            #expect(report.issues.map(\.kind) == [.defaulted], "\(Value.self)")
+            #expect(try decoder.decode(Box<Value>.self, from: knownDocument).v == known, "\(Value.self)")
+            #expect(try decoder.decode(Box<Value>.self, from: LenientJSONEncoder().encode(box)) == box, "\(Value.self)")
+        }
+    }
+
+    @Test func everyRawTypeTakesTheFallbackUnderEveryDecoder() throws {
+        try expectFallback(Tiny.self, known: .one)
+        try expectFallback(Short.self, known: .one)
+        try expectFallback(Medium.self, known: .one)
+        try expectFallback(Byte.self, known: .one)
+        try expectFallback(Word.self, known: .one)
+        try expectFallback(Long.self, known: .one)
+        try expectFallback(Huge.self, known: .one)
+        try expectFallback(Ratio.self, known: .one)
     }
 }

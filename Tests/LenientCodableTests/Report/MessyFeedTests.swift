@@ -44,9 +44,12 @@ import Testing
         static let keyMapping: [String: KeySource] = ["body": "message", "likeCount": ["like_count", "likes"]]
     }
 
-    enum Kind: String, Codable, CaseFallback {
+    /// A kind the app does not know is `unknown`, by its default: `.lenient` matches `"PHOTO"`
+    /// to `photo` first, which it would not do for a `CaseFallback` enum (Foundation's decoder
+    /// gives such an enum its fallback case, and so does every mode).
+    enum Kind: String, Codable, DefaultValue {
         case text, photo, video, unknown
-        static let fallbackCase = Kind.unknown
+        static let defaultValue = Kind.unknown
     }
 
     struct Location: Codable, Equatable {

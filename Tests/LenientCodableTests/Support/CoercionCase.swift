@@ -87,7 +87,7 @@ struct CoercionCase: Sendable, CustomTestStringConvertible {
     ///   - configuration: Decoder settings applied to all three decoders.
     ///   - note: Added to the name.
     ///   - foundationTakesTheFallbackCase: Whether Foundation decodes the input too, as the type's `CaseFallback`
-    ///     case: the type's own declaration applies under every decoder, while `.lenient` coerces first.
+    ///     case: the type's own declaration applies under every decoder, so `.lenient` gives that case too.
     ///   - isEqual: How decoded values compare (`==` unless given, for `NaN`).
     init<Value: Codable & Equatable & Sendable>(
         _ type: Value.Type, _ fragment: String?, _ expectation: LenientExpectation<Value>, path: String = "value",
