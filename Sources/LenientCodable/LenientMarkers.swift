@@ -49,8 +49,9 @@ public struct _LenientDecodingRole {
         case adopter
         /// An array or set, read straight from the array's elements.
         case collection(any LenientCollection.Type)
-        /// `[String: Value]`, read straight from the object's members.
-        case stringKeyedDictionary(any StringKeyedDictionaryDecodable.Type)
+        /// A dictionary: `[String: Value]` read straight from the object's members, other keys
+        /// member by member in `.lenient` (see `DictionaryDecodable`).
+        case dictionary(any DictionaryDecodable.Type)
         /// One of the package's wrappers, which forgive on purpose; with the type as a wrapper
         /// whose default a report names, when it is one.
         case forgivingWrapper((any DefaultingWrapper.Type)?)

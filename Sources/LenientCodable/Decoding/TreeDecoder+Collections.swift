@@ -244,7 +244,7 @@ extension TreeDecoder {
         let valueIndex = tree[nodeIndex].kind == .object ? tree.findMember(in: nodeIndex, key: Array(key.utf8)) : nil
         record(
             .droppedElement, path: codingPathNode.appending(memberKey), found: valueIndex,
-            "Dropped member: \(key.debugDescription) is not a \(keyType) key.")
+            "Dropped member \(key.debugDescription): not a key of type \(keyType).")
     }
 
     /// Records an element left out of a collection: `.rejected` when its hook refused it,

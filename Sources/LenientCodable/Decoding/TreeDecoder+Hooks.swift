@@ -10,8 +10,8 @@ struct TypeTraits {
         /// A type that decodes itself through `init(from:)`.
         case model
         case float, int64, date, data, url, decimal, jsonValue
-        /// `[String: Value]`, read straight from the object's members.
-        case stringKeyedDictionary(any StringKeyedDictionaryDecodable.Type)
+        /// A dictionary, read from the object's members (see `DictionaryDecodable`).
+        case dictionary(any DictionaryDecodable.Type)
         /// An array or set, read straight from the array's elements.
         case collection(any LenientCollection.Type)
         /// A type that is not a standard scalar and has a converter in the decode's options: its
@@ -86,8 +86,8 @@ struct TypeTraits {
                 hasKeyPlan = type is any KeyMapping.Type || type is any DeclaredDefaults.Type
             case .collection(let collection):
                 kind = .collection(collection)
-            case .stringKeyedDictionary(let dictionary):
-                kind = .stringKeyedDictionary(dictionary)
+            case .dictionary(let dictionary):
+                kind = .dictionary(dictionary)
             case .forgivingWrapper(let defaulting):
                 isForgivingWrapper = true
                 defaultingWrapper = defaulting

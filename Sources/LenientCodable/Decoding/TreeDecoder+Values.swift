@@ -3,34 +3,45 @@
 
 import Foundation
 
-/// String-keyed dictionaries are decoded straight from the object's members, as Foundation
-/// does: their keys are data, so the key decoding strategy does not apply to them.
-protocol StringKeyedDictionaryDecodable: _LenientDecodingMarker {
-    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+/// Dictionaries read from a JSON object's members.
+///
+/// `[String: Value]` is decoded straight from the members, as Foundation does: its keys are data,
+/// so the key decoding strategy does not apply to them. Other keys (`Int`, a
+/// `CodingKeyRepresentable` type) go through `Dictionary`'s own `init(from:)`, as under
+/// Foundation, except in `.lenient` outside a Foundation-like pass: there a member whose key is
+/// not a key of the dictionary, or whose value fails, is left out and reported, as for
+/// `[String: Value]`, instead of failing the whole dictionary — or being defaulted, as the
+/// keyed container that `init(from:)` reads would default a property.
+protocol DictionaryDecodable: _LenientDecodingMarker {
+    /// The dictionary, or `nil` when it is to be decoded through its own `init(from:)`.
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self?
 }
 
-extension StringKeyedDictionaryDecodable {
+extension DictionaryDecodable {
     /// ``decodeMembers(from:at:path:)`` returned as `T`, the type the traits found to be `Self`,
     /// without a dynamic cast.
     static func decodeMembers<T>(as type: T.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
-        -> T
+        -> T?
     {
-        unsafeBitCast(try decodeMembers(from: decoder, at: index, path: path), to: T.self)
+        guard let members = try decodeMembers(from: decoder, at: index, path: path) else { return nil }
+        return unsafeBitCast(members, to: T.self)
     }
 }
 
-extension Dictionary: _LenientDecodingMarker where Key == String, Value: Decodable {
-    /// Not API: a string-keyed dictionary, read straight from the JSON object's members.
+extension Dictionary: _LenientDecodingMarker where Key: Decodable, Value: Decodable {
+    /// Not API: a dictionary, read from the JSON object's members.
     public static var _lenientDecodingRole: _LenientDecodingRole {
-        _LenientDecodingRole(.stringKeyedDictionary(Self.self))
+        _LenientDecodingRole(.dictionary(Self.self))
     }
 }
 
-extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value: Decodable {
-    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self {
+extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable {
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self? {
+        guard Key.self == String.self else { return try decodeOtherKeys(from: decoder, at: index, path: path) }
         // The common values, built by code compiled for their type: in this unspecialized code
         // every lookup and insertion would ask the runtime for the dictionary type's metadata.
-        // `unsafeBitCast` converts between a type and itself, just after `Value.self == X.self`.
+        // `unsafeBitCast` converts between a type and itself, just after `Key.self == String.self`
+        // and `Value.self == X.self`.
         if Value.self == Int.self {
             return unsafeBitCast(try buildMembers(Int.self, from: decoder, at: index, path: path), to: Self.self)
         }
@@ -43,7 +54,29 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
         if Value.self == Bool.self {
             return unsafeBitCast(try buildMembers(Bool.self, from: decoder, at: index, path: path), to: Self.self)
         }
-        return try buildMembers(Value.self, from: decoder, at: index, path: path)
+        return unsafeBitCast(try buildMembers(Value.self, from: decoder, at: index, path: path), to: Self.self)
+    }
+
+    /// A dictionary whose keys are not strings: `nil` (its own `init(from:)`) but in `.lenient`
+    /// outside a Foundation-like pass, where it is read member by member as ``LossyDictionary``
+    /// reads one, leaving out and reporting what fails.
+    @inline(never)
+    private static func decodeOtherKeys(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
+        -> Self?
+    {
+        guard decoder.isLenient, !decoder.inFoundationPass, decoder.options.dropsInvalidElements,
+            let keyType = Key.self as? any (CodingKeyRepresentable & Hashable & Decodable).Type
+        else { return nil }
+        return try decodeLossily(keyType, from: decoder, at: index, path: path)
+    }
+
+    /// The members as ``LossyDictionary`` decodes them; `K` is `Key`, opened from an existential.
+    private static func decodeLossily<K: CodingKeyRepresentable & Hashable & Decodable>(
+        _ keyType: K.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
+    ) throws -> Self {
+        let lossy = try decoder.withNode(index, path: path) { try LossyDictionary<K, Value>(from: $0) }
+        // `[K: Value]` is `Self`: `K` is `Key`.
+        return unsafeBitCast(lossy.wrappedValue, to: Self.self)
     }
 
     /// The members of the object node at `index`, as `[String: Member]`.
@@ -112,9 +145,11 @@ extension TreeDecoder {
             break
         case .float, .int64, .date, .data, .url, .decimal, .jsonValue:
             return try unwrapOtherScalar(type, kind: traits.kind, at: index, path: path)
-        case .stringKeyedDictionary(let dictionaryType):
-            if tree[index].kind == .object {
-                return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
+        case .dictionary(let dictionaryType):
+            if tree[index].kind == .object,
+                let value = try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
+            {
+                return value
             }
         case .collection(let collectionType):
             if tree[index].kind == .array {

@@ -1,0 +1,70 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A dictionary with `Int` or `CodingKeyRepresentable` keys: in `.lenient`, a member whose key or
+/// value fails is left out and reported, as for `[String: Value]` — never the whole dictionary
+/// defaulted, and never a member's value invented from its type's default. Elsewhere, and for
+/// valid input, exactly Foundation's decoding.
+@Suite struct NonStringKeyedDictionaryTests {
+    enum Color: String, Codable, CodingKeyRepresentable, Hashable {
+        case red
+        case blue
+    }
+
+    struct Model: Codable, Equatable {
+        var byID: [Int: Int]
+        var byColor: [Color: String]
+    }
+
+    @Test func badMembersAreLeftOutAndReported() throws {
+        let document = #"""
+            {"byID":{"1":1,"x":2,"3":"3","4":null,"5":"five"},"byColor":{"red":"r","green":"g"}}
+            """#
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(Model.self, from: document)
+        #expect(model == Model(byID: [1: 1, 3: 3], byColor: [.red: "r"]))
+        let issues = report.issues.map { "\($0.kind) \($0.path)" }.sorted()
+        #expect(
+            issues == [
+                "coerced byID[3]", "droppedElement byColor.green", "droppedElement byID.x", "droppedElement byID[4]",
+                "droppedElement byID[5]",
+            ])
+        // Foundation and `.strict` refuse the document.
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Model.self, from: Data(document.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Model.self, from: document)
+        }
+        // Round trip: what the encoder writes decodes to the same value, forgiving nothing.
+        let again = try LenientJSONDecoder().decodeWithReport(Model.self, from: LenientJSONEncoder().encode(model))
+        #expect(again.value == model)
+        #expect(again.report.issues.isEmpty)
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func validInputDecodesAsFoundationDecodesIt(options: LenientJSONDecoder.Options) throws {
+        let document = #"{"byID":{"1":10,"04":4,"-2":-2},"byColor":{"blue":"b","red":"r"}}"#
+        let foundations = try JSONDecoder().decode(Model.self, from: Data(document.utf8))
+        let (ours, report) = try LenientJSONDecoder(options: options).decodeWithReport(Model.self, from: document)
+        #expect(ours == foundations)
+        #expect(report.issues.isEmpty)
+    }
+
+    @Test func nestedDictionariesDropOnlyTheirOwnBadMembers() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            [Int: [Int: String]].self, from: #"{"1":{"2":"a","b":"c"},"z":{}}"#)
+        #expect(value == [1: [2: "a"]])
+        #expect(report.issues.map(\.path).sorted() == ["[1].b", "z"])
+        #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
+    }
+
+    @Test func theDictionaryIsStillDefaultedWhenItIsNotAnObject() throws {
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(
+            Model.self, from: #"{"byID":[1,2],"byColor":{}}"#)
+        #expect(model.byID.isEmpty)
+        #expect(report.issues.map(\.kind) == [.defaulted])
+        #expect(report.issues.map(\.path) == ["byID"])
+    }
+}
