@@ -255,8 +255,7 @@ extension CodingPathNode {
             if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == String(index) {
                 text += "[\(index)]"
             } else {
-                if !text.isEmpty { text += "." }
-                text += key.stringValue
+                JSONPathIndex.append(JSONPathIndex.keyStep(key.stringValue), to: &text)
             }
         }
         return text

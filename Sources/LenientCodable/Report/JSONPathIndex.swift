@@ -68,8 +68,20 @@ final class JSONPathIndex {
         return known
     }
 
-    /// A key as a step of a path, marked so that ``append(_:to:)`` puts a dot before it.
-    static func keyStep(_ key: String) -> String { "." + key }
+    /// A key as a step of a path: `.key`, marked so that ``append(_:to:)`` puts a dot before it;
+    /// or, for a key that would read as more than one step (`k.2`, `a[1]`, a quote, no text at
+    /// all), the key quoted in brackets, `["k.2"]`, so that no two paths read alike.
+    static func keyStep(_ key: String) -> String {
+        let readsAsOneStep =
+            !key.isEmpty
+            && !key.utf8.contains { byte in
+                byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+                    || byte == UInt8(ascii: "\"")
+            }
+        if readsAsOneStep { return "." + key }
+        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "[\"" + escaped + "\"]"
+    }
 
     /// Appends a step made by ``keyStep(_:)`` or an index step `[2]` to a path.
     static func append(_ step: String, to text: inout String) {

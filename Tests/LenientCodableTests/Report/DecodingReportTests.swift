@@ -187,4 +187,21 @@ import Testing
         #expect(report.isEmpty, "\(report.issues.prefix(5))")
         #expect(canada.coordinates.count == 111_126)
     }
+
+    /// A key that would read as more than one step is written quoted in brackets, so that the
+    /// paths of `{"k.2": …}` and `{"k": {"2": …}}` never read alike.
+    @Test func keysWithDotsOrBracketsAreQuotedInPaths() throws {
+        let document =
+            #"{"mids":[{"leaves":{"k.2":[{"n":"x"}],"k":{"2":[{"n":"y"}]},"q\"[":[{"n":"z"}],"":[{"n":"w"}]}}]}"#
+        struct Leaf: Codable { var n: Int }
+        struct Mid: Codable { var leaves: [String: [Leaf]] }
+        struct Root: Codable { var mids: [Mid] }
+        let (_, report) = try LenientJSONDecoder().decodeWithReport(Root.self, from: document)
+        let expected = [
+            "mids[0].leaves.k", #"mids[0].leaves[""][0].n"#, #"mids[0].leaves["k.2"][0].n"#,
+            #"mids[0].leaves["q\"["][0].n"#,
+        ]
+        #expect(report.issues.map(\.path).sorted() == expected)
+        #expect(report.issues.map(\.jsonPath).sorted() == expected)
+    }
 }
