@@ -69,6 +69,7 @@ struct PatternReader {
         var minute = 0
         var second = 0
         var offsetSeconds = 0
+        var weekday: Int?
         func number(maximumDigits: Int) -> Int? {
             var value = 0
             let start = position
@@ -103,7 +104,9 @@ struct PatternReader {
         for field in fields {
             switch field {
             case .year:
-                guard let value = number(maximumDigits: 4) else { return nil }
+                // Four digits, as `yyyy` says: `24-05-01` is not the year 24.
+                let start = position
+                guard let value = number(maximumDigits: 4), position - start == 4 else { return nil }
                 year = value
             case .month:
                 guard let value = number(maximumDigits: 2), (1...12).contains(value) else { return nil }
@@ -124,7 +127,8 @@ struct PatternReader {
                 guard let value = number(maximumDigits: 2), value <= 60 else { return nil }
                 second = value
             case .weekdayName:
-                guard name(in: Self.weekdayNames) != nil else { return nil }
+                guard let value = name(in: Self.weekdayNames) else { return nil }
+                weekday = value
             case .offset:
                 guard let value = offset() else { return nil }
                 offsetSeconds = value
@@ -150,6 +154,8 @@ struct PatternReader {
         }
         guard position == count, day <= ISO8601Reader.daysIn(month: month, year: year) else { return nil }
         let days = ISO8601Reader.daysFromCivil(year: year, month: month, day: day)
+        // A weekday name must be the date's: 1970-01-01 was a Thursday (index 3 from Monday).
+        if let weekday, ((days % 7) + 7 + 3) % 7 != weekday { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

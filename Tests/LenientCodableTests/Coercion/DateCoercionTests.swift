@@ -142,6 +142,9 @@ import Testing
         ("Fri, 20 Nov 2026 10:30:00 +0100", 0), ("/Date(1795167000000)/", 0), ("/Date(1795167000500+0100)/", 0.5),
         ("/Date(-1000)/", -1_795_167_001), ("/Date(1795167000000+01)/", nil), ("/Date(abc)/", nil),
         ("Fri Nov 20 09:30:00 PST 2026", nil),
+        // A weekday that is not the date's, and a year of two digits where `yyyy` wants four.
+        ("Thu Nov 20 09:30:00 UTC 2026", nil), ("Thu, 20 Nov 2026 10:30:00 +0100", nil), ("26-11-20", nil),
+        ("26/11/20", nil),
     ]
 
     @Test(arguments: otherServerForms)
