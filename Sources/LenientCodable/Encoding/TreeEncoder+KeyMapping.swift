@@ -156,6 +156,7 @@ extension TreeEncoder {
             // The plan has checked that every candidate has at least one key.
             guard let path = candidates.first, let lastKey = path.last else { return nil }
             var parent = object
+            try Self.checkIndices(of: path, plan: plan, propertyName: propertyName, codingPath: codingPath)
             for level in path.indices.dropLast() {
                 let step = path[level]
                 let (child, existed) =
@@ -221,6 +222,25 @@ extension TreeEncoder {
     {
         EncodingError.invalidValue(
             type, .init(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+    }
+
+    /// The largest array index a key path may write: the encoder pads the elements before it
+    /// with `null`, so an index of two billion would ask for two billion nodes.
+    static let largestWrittenIndex = 65_535
+
+    /// Refuses a key path with an index past ``largestWrittenIndex``, before anything is written.
+    private static func checkIndices(
+        of path: [KeyBytes], plan: KeyPlan, propertyName: String, codingPath: () -> [any CodingKey]
+    ) throws(EncodingError) {
+        guard let index = path.lazy.compactMap(\.index).first(where: { $0 > largestWrittenIndex }) else { return }
+        let written = KeyBytes.spelled(path)
+        let error = KeyMappingError(
+            typeName: plan.typeName, propertyName: propertyName,
+            problem:
+                "writes \"\(written)\", whose index \(index) is past \(largestWrittenIndex), the largest index the encoder pads an array to"
+        )
+        throw EncodingError.invalidValue(
+            written, .init(codingPath: codingPath(), debugDescription: error.description, underlyingError: error))
     }
 
     /// The error for a property written where another property's nested keys are, or through a

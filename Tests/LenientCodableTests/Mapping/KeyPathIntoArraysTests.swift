@@ -130,4 +130,36 @@ import Testing
         }
         #expect(context.underlyingError is KeyMappingError)
     }
+
+    struct FarIndex: Codable, KeyMapping, Equatable {
+        var t = 0
+        static let keyMapping: [String: KeySource] = ["t": "info[2000000000]"]
+    }
+
+    struct LastWrittenIndex: Codable, KeyMapping, Equatable {
+        var t = 0
+        static let keyMapping: [String: KeySource] = ["t": "info[65535].v"]
+    }
+
+    /// The encoder pads an array with `null` up to the index a key path names, so an index of
+    /// two billion would ask for two billion nodes: it is refused with an error instead, before
+    /// anything is written. The largest index it writes still round-trips.
+    @Test func anIndexPastTheLargestWrittenOneIsRefusedNotPadded() throws {
+        let error = try #require(throws: EncodingError.self) { try LenientJSONEncoder().encode(FarIndex(t: 1)) }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.debugDescription.contains("2000000000"))
+        #expect(context.underlyingError is KeyMappingError)
+        let model = LastWrittenIndex(t: 7)
+        let data = try LenientJSONEncoder().encode(model)
+        let json = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        guard case .array(let elements)? = json["info"] else {
+            Issue.record("no array written: \(json)")
+            return
+        }
+        #expect(elements.count == 65_536)
+        #expect(try LenientJSONDecoder(options: .strict).decode(LastWrittenIndex.self, from: data) == model)
+    }
 }
