@@ -50,7 +50,12 @@ enum NumberConversion {
     static func integer<T: FixedWidthInteger>(magnitude: UInt64, negative: Bool, as type: T.Type) -> T? {
         if !negative { return T(exactly: magnitude) }
         if magnitude == 0 { return 0 }
-        guard T.isSigned, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        guard T.isSigned else { return nil }
+        guard magnitude <= UInt64(Int64.max) + 1 else {
+            // Below Int64.min (-9223372036854775809 and down): only a wider type, `Int128`, holds it.
+            guard T.bitWidth > 64, let positive = T(exactly: magnitude) else { return nil }
+            return 0 - positive
+        }
         let value = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         return T(exactly: value)
     }

@@ -98,6 +98,34 @@ import Testing
         #expect(try encoder.encode(unsigned) == (try JSONEncoder().encode(unsigned)))
     }
 
+    /// Nineteen digits below `Int64.min` fit an unsigned 64-bit magnitude but no `Int64`: they
+    /// are `Int128` values, read exactly in every mode, and they round-trip.
+    @Test(arguments: [
+        "-9223372036854775808", "-9223372036854775809", "-9999999999999999999", "-10000000000000000000",
+        "-18446744073709551615", "-18446744073709551616", "9223372036854775808",
+    ])
+    func int128JustPastInt64DecodesExactly(_ text: String) throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let expected = try #require(Int128(text))
+        let foundations = try JSONDecoder().decode([Int128].self, from: Data("[\(text)]".utf8))
+        #expect(foundations == [expected])
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let (values, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                [Int128].self, from: "[\(text)]")
+            #expect(values == [expected])
+            #expect(report.issues.isEmpty)
+            #expect(
+                try LenientJSONDecoder(options: options).decode(
+                    [Int128].self, from: LenientJSONEncoder().encode(values)) == values)
+        }
+        // Int64 still refuses what it cannot hold, as Foundation does.
+        if Int64(text) == nil {
+            #expect(throws: DecodingError.self) {
+                try LenientJSONDecoder(options: .strict).decode(Int64.self, from: text)
+            }
+        }
+    }
+
     struct TopLevelCase: Sendable, CustomTestStringConvertible {
         var text: String
         var json5: Bool
