@@ -71,8 +71,10 @@ extension TaggedCodable {
     /// Encodes the tag and the payload of the case.
     ///
     /// - Parameter encoder: The encoder to write to.
-    /// - Throws: `EncodingError.invalidValue` when no variant makes this case, and the errors of
-    ///   encoding the payload.
+    /// - Throws: `EncodingError.invalidValue` when no variant makes this case; without a
+    ///   ``contentKey``, when the payload does not encode as an object (its members go beside the
+    ///   tag, so a number or an array would replace the tag) or writes the tag key itself; and the
+    ///   errors of encoding the payload.
     public func encode(to encoder: any Encoder) throws {
         guard let (variant, payload) = Self.variant(of: self) else {
             throw EncodingError.invalidValue(
@@ -85,9 +87,45 @@ extension TaggedCodable {
         try container.encode(variant.tag, forKey: TagCodingKey(Self.tagKey))
         if let contentKey = Self.contentKey {
             try variant.encodeContent(payload, &container, TagCodingKey(contentKey))
+        } else if let treeEncoder = encoder as? TreeEncoder {
+            try variant.encodePayload(payload, treeEncoder)
+            // The payload's members went into the tag's object: it must still be one, with the tag
+            // as it was written (its first member).
+            if let problem = treeEncoder.taggedObjectProblem(tag: variant.tag) {
+                throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
+            }
         } else {
-            try variant.encodePayload(payload, encoder)
+            // Another encoder (Foundation's traps when a value asks for a keyed container and then
+            // another kind): the payload writes through one that refuses anything but the tag's
+            // object, and the tag key.
+            let guarded = TaggedPayloadEncoder(base: encoder, tagKey: Self.tagKey)
+            do {
+                try variant.encodePayload(payload, guarded)
+            } catch let problem as TaggedPayloadProblem {
+                throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
+            }
+            if let problem = guarded.refusal.problem {
+                throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
+            }
         }
+    }
+
+    /// The error for a payload that cannot go beside the tag.
+    private static func payloadError(
+        _ problem: TaggedPayloadProblem, variant: TaggedVariant<Self>, codingPath: [any CodingKey]
+    ) -> EncodingError {
+        let reason =
+            switch problem {
+            case .notAnObject:
+                "does not encode as an object, so its members cannot go beside the tag \"\(tagKey)\"; set contentKey to write it under a key of its own"
+            case .writesTheTagKey:
+                "writes the key \"\(tagKey)\" itself, which would replace the tag"
+            }
+        return EncodingError.invalidValue(
+            variant.tag,
+            .init(
+                codingPath: codingPath,
+                debugDescription: "The payload of \(Self.self)'s variant \"\(variant.tag)\" \(reason)."))
     }
 
     /// The variant that makes this case, and the case's payload: the case whose name the variant's

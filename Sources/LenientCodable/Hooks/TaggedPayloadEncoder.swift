@@ -1,0 +1,205 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+// An internally tagged variant's payload writes its members into the object that holds the tag.
+// Under encoders other than LenientJSONEncoder that is the encoder's own keyed container, which
+// cannot tell the payload's members from the tag, and which Foundation's encoder guards with a
+// trap: a value that asked for a keyed container and then asks for a single value or unkeyed
+// one stops the process. The payload therefore writes through `TaggedPayloadEncoder`, which
+// hands out the encoder's keyed containers behind a check of the tag key, and in place of any
+// other container one that refuses every value.
+
+/// Why a payload cannot go beside its tag.
+enum TaggedPayloadProblem: Error {
+    /// The payload encodes as a single value or an array.
+    case notAnObject
+    /// The payload writes a member under the tag key.
+    case writesTheTagKey
+}
+
+/// What a payload asked for that it may not have, for the containers that cannot throw when they
+/// are asked (`nestedContainer(keyedBy:)`, `superEncoder()`).
+final class TaggedPayloadRefusal {
+    var problem: TaggedPayloadProblem?
+}
+
+/// The encoder a payload of an internally tagged variant writes to, under an encoder other than
+/// LenientJSONEncoder.
+struct TaggedPayloadEncoder: Encoder {
+    let base: any Encoder
+    let tagKey: String
+    /// Shared by the containers this encoder hands out, which record what they refused.
+    let refusal: TaggedPayloadRefusal
+
+    init(base: any Encoder, tagKey: String, refusal: TaggedPayloadRefusal = TaggedPayloadRefusal()) {
+        self.base = base
+        self.tagKey = tagKey
+        self.refusal = refusal
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(TagGuardingContainer(base: base.container(keyedBy: type), tagKey: tagKey))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        refusal.problem = .notAnObject
+        return RefusingContainer(base: base, refusal: refusal)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        refusal.problem = .notAnObject
+        return RefusingContainer(base: base, refusal: refusal)
+    }
+}
+
+/// The keyed container of the tag's object, refusing the tag key.
+struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var base: KeyedEncodingContainer<Key>
+    let tagKey: String
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    private func check(_ key: Key) throws {
+        if key.stringValue == tagKey { throw TaggedPayloadProblem.writesTheTagKey }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try check(key)
+        try base.encodeNil(forKey: key)
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try check(key)
+        try base.encode(value, forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        base.nestedContainer(keyedBy: keyType, forKey: key)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        base.nestedUnkeyedContainer(forKey: key)
+    }
+
+    mutating func superEncoder() -> any Encoder { base.superEncoder() }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { base.superEncoder(forKey: key) }
+}
+
+/// The container a payload gets when it asks for anything but a keyed container: every value it
+/// is given throws, and what it hands out writes nowhere that is kept (the encode fails).
+struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer {
+    let base: any Encoder
+    let refusal: TaggedPayloadRefusal
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var count: Int { 0 }
+
+    private func refuse() throws -> Never { throw TaggedPayloadProblem.notAnObject }
+
+    mutating func encodeNil() throws { try refuse() }
+    mutating func encode(_ value: Bool) throws { try refuse() }
+    mutating func encode(_ value: String) throws { try refuse() }
+    mutating func encode(_ value: Double) throws { try refuse() }
+    mutating func encode(_ value: Float) throws { try refuse() }
+    mutating func encode(_ value: Int) throws { try refuse() }
+    mutating func encode(_ value: Int8) throws { try refuse() }
+    mutating func encode(_ value: Int16) throws { try refuse() }
+    mutating func encode(_ value: Int32) throws { try refuse() }
+    mutating func encode(_ value: Int64) throws { try refuse() }
+    mutating func encode(_ value: UInt) throws { try refuse() }
+    mutating func encode(_ value: UInt8) throws { try refuse() }
+    mutating func encode(_ value: UInt16) throws { try refuse() }
+    mutating func encode(_ value: UInt32) throws { try refuse() }
+    mutating func encode(_ value: UInt64) throws { try refuse() }
+    mutating func encode<T: Encodable>(_ value: T) throws { try refuse() }
+
+    // These cannot throw: they write into a keyed container of the base encoder's object, which is
+    // harmless because the refusal is recorded and the payload's encoding then fails.
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        base.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+
+    mutating func superEncoder() -> any Encoder {
+        TaggedPayloadEncoder(base: base, tagKey: "", refusal: refusal)
+    }
+}
+
+extension TreeEncoder {
+    /// After an internally tagged payload was written into this encoder's node, which held the
+    /// tag's object: why the node no longer is that object with the tag as it was written (its
+    /// first member), or `nil` when it is.
+    func taggedObjectProblem(tag: String) -> TaggedPayloadProblem? {
+        let object = tree.nodes[Int(node)]
+        guard object.kind == .object else { return .notAnObject }
+        let first = object.firstChild
+        guard first >= 0, tree.nodes[Int(first)].kind == .string, tree.nodes[Int(first)].text == tag else {
+            return .writesTheTagKey
+        }
+        return nil
+    }
+}
