@@ -159,8 +159,9 @@ extension TreeDecoder {
     /// Decodes an element of a collection. In `.lenient`, an object of which no property was
     /// present — every key the type asked for missing, and some of them defaulted — is refused:
     /// left out and reported as a dropped element, not invented from defaults (`{"garbage": true}`
-    /// is not a `Label(id: 0, name: "")`). An object whose missing properties are all optional
-    /// decodes, as in Foundation.
+    /// is not a `Label(id: 0, name: "")`), and so is such an object written as JSON text in a
+    /// string (`"{}"`). An object whose missing properties are all optional decodes, as in
+    /// Foundation.
     @inline(__always)
     func unwrapElement<Element: Decodable>(
         _ type: Element.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false
@@ -169,7 +170,7 @@ extension TreeDecoder {
         let defaulted = missingValuesDefaulted
         let value = try unwrap(Element.self, at: index, path: path, isCurrent: isCurrent)
         if missingValuesDefaulted != defaulted, keysFound == found, isLenient, options.dropsInvalidElements,
-            tree[index].kind == .object
+            tree[index].kind == .object || tree[index].kind == .string
         {
             throw nothingPresent(Element.self, at: index, path: path)
         }

@@ -409,6 +409,10 @@ extension TreeDecoder {
             materializedNodes += inner.materializedNodes
             refusals &+= inner.refusals
             containersMade &+= inner.containersMade
+            // What the inner decoder found and defaulted belongs to the value it replaced, for the
+            // check of a collection element of which no property was present.
+            keysFound &+= inner.keysFound
+            missingValuesDefaulted &+= inner.missingValuesDefaulted
             if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
             TreeDecoder.keepInputIfRetained(&inner)

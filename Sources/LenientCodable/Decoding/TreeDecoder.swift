@@ -274,9 +274,16 @@ final class TreeDecoder: Decoder {
     }
 
     /// Counts of the lenient keyed containers' work, which tell an element object of which no
-    /// property was present (every key missing, some defaulted) from one that had some.
+    /// property was present (every key missing, some defaulted) from one that had some. Decoders
+    /// over JSON text in a string or JSON a hook returned add theirs to their host's; a tagged
+    /// enum takes its tag and content key back out (``keyIsNotAProperty()``).
     @exclusivity(unchecked) var keysFound = 0
     @exclusivity(unchecked) var missingValuesDefaulted = 0
+
+    /// Takes a found key back out of ``keysFound``: a tagged enum's tag or content key, which
+    /// says which payload to decode but is none of its properties. So `{"type": "card"}` in a
+    /// list is an element of which no property was present, not a card made up of defaults.
+    func keyIsNotAProperty() { keysFound &-= 1 }
 
     /// How many keys the errors built so far hold: the work that paths cost, for tests.
     @exclusivity(unchecked) var errorPathKeys = 0

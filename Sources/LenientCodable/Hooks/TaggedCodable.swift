@@ -45,9 +45,11 @@ extension TaggedCodable {
         let container = try decoder.container(keyedBy: TagCodingKey.self)
         let tagKey = TagCodingKey(Self.tagKey)
         let tag = try container.decode(String.self, forKey: tagKey)
+        let treeDecoder = decoder as? TreeDecoder
+        treeDecoder?.keyIsNotAProperty()
         guard let variant = Self.variants.first(where: { $0.tag == tag }) else {
             if let fallback = Self.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? Self {
-                if let treeDecoder = decoder as? TreeDecoder {
+                if let treeDecoder {
                     treeDecoder.record(
                         .defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex,
                         "Unknown tag \"\(tag)\" for \(Self.self); used the fallback case \(value).")
@@ -62,7 +64,13 @@ extension TaggedCodable {
                     debugDescription: "Unknown tag \"\(tag)\" for \(Self.self); the known tags are \(known)."))
         }
         if let contentKey = Self.contentKey {
-            self = try variant.decodeContent(container, TagCodingKey(contentKey))
+            let key = TagCodingKey(contentKey)
+            // Nor is the content key a property: taken back out of what `contains` and the decode
+            // count, also when the payload fails (a Foundation-like pass then decodes it again).
+            let contentIsPresent = treeDecoder != nil && container.contains(key)
+            if contentIsPresent { treeDecoder?.keyIsNotAProperty() }
+            defer { if contentIsPresent { treeDecoder?.keyIsNotAProperty() } }
+            self = try variant.decodeContent(container, key)
         } else {
             self = try variant.decodePayload(decoder)
         }
