@@ -200,7 +200,8 @@ extension TreeDecoder.KeyedContainer {
 
     /// Whether some unmapped property other than `ownName` reads the member: a property's key
     /// (through the strategies) spells it, or loose matching gives it a property whose own key is
-    /// absent.
+    /// absent — loose matching reads the first member that matches, so a later spelling of the
+    /// same key (`UserName` after `user_name`) is read by nobody and kept.
     private func isRead(keyAt keyIndex: Int, excluding ownName: String) -> Bool {
         let name = convertedName(ofKeyAt: keyIndex)
         let candidates = Self.propertyNames(spelledAs: name)
@@ -211,12 +212,20 @@ extension TreeDecoder.KeyedContainer {
         let loose = Self.looseForm(name)
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,
-                exactValueIndex(named: jsonKey) == nil
+                exactValueIndex(named: jsonKey) == nil, firstLooseMatch(of: jsonKey) == keyIndex
             {
                 return true
             }
         }
         return false
+    }
+
+    /// The key node of the member that loose matching reads for a property's key: the first that
+    /// matches.
+    private func firstLooseMatch(of jsonKey: String) -> Int? {
+        var key = jsonKey
+        let tree = decoder.tree
+        return key.withUTF8 { tree.findMemberLoosely(in: objectIndex, key: $0) }
     }
 
     /// The key a property without a mapping entry is read from (before loose matching), or `nil`

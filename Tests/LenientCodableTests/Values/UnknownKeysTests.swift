@@ -72,6 +72,28 @@ import Testing
         }
     }
 
+    struct Spelled: Codable, Equatable {
+        var userName: String
+        var extras = UnknownKeys()
+    }
+
+    /// Loose matching reads the first member that matches: another spelling of the same key
+    /// after it is read by nobody, so it is kept, and the round trip writes it back.
+    @Test func aSecondLooseSpellingIsKept() throws {
+        let decoder = LenientJSONDecoder()
+        let first = try decoder.decode(Spelled.self, from: #"{"user_name":"x","UserName":"y","q":1}"#)
+        #expect(first.userName == "x")
+        #expect(first.extras.keys == ["UserName", "q"])
+        let second = try decoder.decode(Spelled.self, from: #"{"UserName":"y","user_name":"x"}"#)
+        #expect(second.userName == "y")
+        #expect(second.extras.keys == ["user_name"])
+        // Nothing the server sent is lost: the encoder writes the kept members back.
+        let written = try JSONValue(parsing: String(decoding: LenientJSONEncoder().encode(first), as: UTF8.self))
+        #expect(written["UserName"] == "y")
+        #expect(written["q"] == 1)
+        #expect(written["userName"] == "x")
+    }
+
     @Test func aMemberNamedLikeThePropertyIsAnUnknownKeyToo() throws {
         let profile = try LenientJSONDecoder().decode(Profile.self, from: #"{"id":1,"name":"a","extras":{"x":1}}"#)
         #expect(profile.extras.keys == ["extras"])
