@@ -95,11 +95,8 @@ extension TreeDecoder {
         case .date: return reinterpret(try unwrapDate(at: index, path: path), as: T.self)
         case .data: return reinterpret(try unwrapData(at: index, path: path), as: T.self)
         case .url: return reinterpret(try unwrapURL(at: index, path: path), as: T.self)
-        case .dictionary(let dictionaryType) where tree[index].kind == .object:
-            if let value = try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path) {
-                return value
-            }
-            return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        case .dictionary(let dictionaryType) where tree[index].kind == .object && dictionaryType.readsMembers(in: self):
+            return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
         case .collection(let collectionType) where tree[index].kind == .array:
             return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
         case .model, .float, .int64, .decimal, .jsonValue, .dictionary, .collection, .converted:

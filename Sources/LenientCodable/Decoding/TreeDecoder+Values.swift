@@ -12,19 +12,24 @@ import Foundation
 /// not a key of the dictionary, or whose value fails, is left out and reported, as for
 /// `[String: Value]`, instead of failing the whole dictionary — or being defaulted, as the
 /// keyed container that `init(from:)` reads would default a property.
+///
+/// Whether a dictionary reads the members itself is asked apart from reading them, so that the
+/// generic code that calls both never mentions `T?`, whose metadata it would look up on every
+/// value it decodes.
 protocol DictionaryDecodable: _LenientDecodingMarker {
-    /// The dictionary, or `nil` when it is to be decoded through its own `init(from:)`.
-    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self?
+    /// Whether ``decodeMembers(from:at:path:)`` reads the dictionary now; otherwise it is decoded
+    /// through its own `init(from:)`.
+    static func readsMembers(in decoder: TreeDecoder) -> Bool
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
 
 extension DictionaryDecodable {
     /// ``decodeMembers(from:at:path:)`` returned as `T`, the type the traits found to be `Self`,
     /// without a dynamic cast.
     static func decodeMembers<T>(as type: T.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
-        -> T?
+        -> T
     {
-        guard let members = try decodeMembers(from: decoder, at: index, path: path) else { return nil }
-        return unsafeBitCast(members, to: T.self)
+        unsafeBitCast(try decodeMembers(from: decoder, at: index, path: path), to: T.self)
     }
 }
 
@@ -36,7 +41,11 @@ extension Dictionary: _LenientDecodingMarker where Key: Decodable, Value: Decoda
 }
 
 extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable {
-    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self? {
+    static func readsMembers(in decoder: TreeDecoder) -> Bool {
+        Key.self == String.self || readsOtherKeys(in: decoder)
+    }
+
+    static func decodeMembers(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self {
         guard Key.self == String.self else { return try decodeOtherKeys(from: decoder, at: index, path: path) }
         // The common values, built by code compiled for their type: in this unspecialized code
         // every lookup and insertion would ask the runtime for the dictionary type's metadata.
@@ -57,16 +66,24 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         return unsafeBitCast(try buildMembers(Value.self, from: decoder, at: index, path: path), to: Self.self)
     }
 
-    /// A dictionary whose keys are not strings: `nil` (its own `init(from:)`) but in `.lenient`
-    /// outside a Foundation-like pass, where it is read member by member as ``LossyDictionary``
-    /// reads one, leaving out and reporting what fails.
+    /// Whether a dictionary whose keys are not strings is read member by member: in `.lenient`,
+    /// outside a Foundation-like pass, for keys that a JSON object's keys convert to.
+    @inline(never)
+    private static func readsOtherKeys(in decoder: TreeDecoder) -> Bool {
+        decoder.isLenient && !decoder.inFoundationPass && decoder.options.dropsInvalidElements
+            && Key.self is any (CodingKeyRepresentable & Hashable & Decodable).Type
+    }
+
+    /// A dictionary whose keys are not strings, read member by member as ``LossyDictionary``
+    /// reads one, leaving out and reporting what fails (``readsOtherKeys(in:)`` said so).
     @inline(never)
     private static func decodeOtherKeys(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws
-        -> Self?
+        -> Self
     {
-        guard decoder.isLenient, !decoder.inFoundationPass, decoder.options.dropsInvalidElements,
-            let keyType = Key.self as? any (CodingKeyRepresentable & Hashable & Decodable).Type
-        else { return nil }
+        guard let keyType = Key.self as? any (CodingKeyRepresentable & Hashable & Decodable).Type else {
+            // Not reached (`readsMembers(in:)` asked the same): the dictionary's own decoding.
+            return try decoder.withNode(index, path: path) { try Self(from: $0) }
+        }
         return try decodeLossily(keyType, from: decoder, at: index, path: path)
     }
 
@@ -146,10 +163,8 @@ extension TreeDecoder {
         case .float, .int64, .date, .data, .url, .decimal, .jsonValue:
             return try unwrapOtherScalar(type, kind: traits.kind, at: index, path: path)
         case .dictionary(let dictionaryType):
-            if tree[index].kind == .object,
-                let value = try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
-            {
-                return value
+            if tree[index].kind == .object && dictionaryType.readsMembers(in: self) {
+                return try dictionaryType.decodeMembers(as: T.self, from: self, at: index, path: path)
             }
         case .collection(let collectionType):
             if tree[index].kind == .array {
