@@ -160,19 +160,28 @@ extension TreeDecoder {
         /// The candidates of a key, matched ignoring case and separators: the last resort.
         /// Optional properties missing from the document come here on every decode, so a miss
         /// allocates nothing.
+        ///
+        /// As with exact keys, the first non-null value wins, and a `null` is not reported as a
+        /// fallback: it is no value found under another key, and the property's own treatment of
+        /// null (a default, `nil`, an error) is the one thing to say about it.
         private func valueIndexLoosely(forKey key: Key) -> Int? {
             let name = key.stringValue
             switch plan?.entry(for: name) {
             case .ignored?:
                 return nil
             case .sources(let candidates)?:
+                var firstNull: Int?
                 for path in candidates {
                     if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
+                        if decoder.tree[index].kind == .null {
+                            if firstNull == nil { firstNull = index }
+                            continue
+                        }
                         recordFallback(key, found: matched, tried: candidates)
                         return index
                     }
                 }
-                return nil
+                return firstNull
             case nil:
                 var spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
@@ -183,7 +192,9 @@ extension TreeDecoder {
                 else {
                     return nil
                 }
-                recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
+                if tree[keyIndex + 1].kind != .null {
+                    recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
+                }
                 return keyIndex + 1
             }
         }

@@ -126,9 +126,9 @@ final class KeyOrder: @unchecked Sendable {
 extension TreeDecoder {
     /// Where a mapped property's value is, by the model's key order and plan, before any loose matching.
     enum MappedValue {
-        /// The value of the property's first candidate.
+        /// The value of the property's first candidate, or the `null` that every present candidate holds.
         case found(Int)
-        /// The value of a later candidate, at `position` in the entry's list.
+        /// The non-null value of a later candidate, at `position` in the entry's list.
         case fallback(Int, position: Int)
         /// The mapping does not name the property: its coding key (as the key strategy spells it) applies.
         case unmapped
@@ -150,7 +150,11 @@ extension TreeDecoder {
         case .candidates(let entry):
             guard let (index, position) = order.pointee.table.pointee.resolve(entry, in: tree, objectIndex: objectIndex)
             else { return .missing }
-            return position == 0 ? .found(index) : .fallback(index, position: position)
+            // A null is no value, under whichever candidate it is (the first present non-null value
+            // wins, and `resolve` takes a null only when every present candidate holds one): it is
+            // not found "under a later key", and reporting it as a fallback would count one
+            // forgiven value twice, beside its default.
+            return position == 0 || tree[index].kind == .null ? .found(index) : .fallback(index, position: position)
         case .unmapped:
             // Learned orders hold strategy keys as renames; this is a key the order could not learn.
             guard order.pointee.table.pointee.hasStrategy, let strategyKey = order.pointee.plan.strategyKey(for: name)

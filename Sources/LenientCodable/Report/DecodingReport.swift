@@ -64,7 +64,8 @@ public struct DecodingIssue: Sendable {
         case droppedElement
         /// A value was refused by its type's `didDecode` hook and left out or set to `nil`.
         case rejected
-        /// A property was found under a fallback key or by loose key matching.
+        /// A property's value was found under a fallback key or by loose key matching (a `null` found
+        /// there is no value found, and is reported only as what it became).
         case keyFallback
         /// The JSON has a key that no property reads and no ``UnknownKeys`` property keeps (only
         /// when the options ask for it).

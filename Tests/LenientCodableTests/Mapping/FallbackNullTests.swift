@@ -1,0 +1,106 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A `null` under a key of a fallback list, or under a key matched loosely, is no value: the first
+/// present non-null value wins, and a null found anywhere is reported once, as the null it is,
+/// never as a fallback hit.
+@Suite struct FallbackNullTests {
+    struct Fallbacks: Codable, Equatable, KeyMapping {
+        var y: [Int]
+        var n: Int
+        var s: String?
+
+        static var keyMapping: [String: KeySource] { ["y": ["b", "c"], "n": ["n1", "n2"], "s": ["s1", "s2"]] }
+    }
+
+    /// One line per issue, in the report's own words.
+    static func summary(_ report: DecodingReport) -> [String] {
+        report.issues.map { "\($0.path) (\($0.jsonPath)) \($0.kind): \($0.message)" }
+    }
+
+    @Test func nullUnderALaterCandidateIsOneDefaultNotAFallback() throws {
+        let json = #"{"c":null,"n2":null,"s2":null}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Fallbacks.self, from: json)
+        #expect(value == Fallbacks(y: [], n: 0, s: nil))
+        #expect(
+            Self.summary(report) == [
+                "y (c) defaulted: Found null; used the default [].",
+                "n (n2) defaulted: Found null; used the default 0.",
+            ])
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func laterValueWinsOverAnEarlierNullWithOneFallbackEntry(options: LenientJSONDecoder.Options) throws {
+        let json = #"{"b":null,"c":[1],"n1":null,"n2":3,"s1":null,"s2":"x"}"#
+        let (value, report) = try LenientJSONDecoder(options: options).decodeWithReport(Fallbacks.self, from: json)
+        #expect(value == Fallbacks(y: [1], n: 3, s: "x"))
+        #expect(
+            Self.summary(report) == [
+                #"y (c) keyFallback: Found y under "c" instead of "b"."#,
+                #"n (n2) keyFallback: Found n under "n2" instead of "n1"."#,
+                #"s (s2) keyFallback: Found s under "s2" instead of "s1"."#,
+            ])
+    }
+
+    @Test func strictReadsANullUnderALaterCandidateAsFoundationReadsNull() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Fallbacks.self, from: #"{"c":null,"n1":1}"#)
+        }
+        guard case .valueNotFound(_, let context) = error else {
+            Issue.record("expected valueNotFound, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["y"])
+        // An optional property stays nil, with nothing to report.
+        let (value, report) = try LenientJSONDecoder(options: .strict).decodeWithReport(
+            Fallbacks.self, from: #"{"b":[],"n1":1,"s2":null}"#)
+        #expect(value == Fallbacks(y: [], n: 1, s: nil))
+        #expect(report.isEmpty)
+    }
+
+    @Test func nullsEverywhereTakeTheFirstNull() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            Fallbacks.self, from: #"{"b":null,"c":null,"n1":1}"#)
+        #expect(value == Fallbacks(y: [], n: 1, s: nil))
+        #expect(Self.summary(report) == ["y (b) defaulted: Found null; used the default []."])
+    }
+
+    @Test func roundTripsThroughTheEncoderUnderTheFirstKeys() throws {
+        let value = Fallbacks(y: [1, 2], n: 3, s: "x")
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(value)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"b":[1,2],"n1":3,"s1":"x"}"#)
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let (decoded, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                Fallbacks.self, from: data)
+            #expect(decoded == value)
+            #expect(report.isEmpty)
+        }
+    }
+
+    @Test func looselyMatchedNullIsNotAFallbackEither() throws {
+        // Candidates matched ignoring case: the first non-null one wins.
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            Fallbacks.self, from: #"{"B":null,"C":[2],"N1":null,"S2":null}"#)
+        #expect(value == Fallbacks(y: [2], n: 0, s: nil))
+        #expect(
+            Self.summary(report) == [
+                #"y (C) keyFallback: Found y under "C" instead of "b"."#,
+                "n (N1) defaulted: Found null; used the default 0.",
+            ])
+        // A property without a mapping, matched loosely.
+        struct Account: Decodable, Equatable {
+            var userName: String
+            var nickName: String?
+        }
+        let (account, accountReport) = try LenientJSONDecoder().decodeWithReport(
+            Account.self, from: #"{"user_name":null,"nick_name":null}"#)
+        #expect(account == Account(userName: "", nickName: nil))
+        #expect(Self.summary(accountReport) == ["userName (user_name) defaulted: Found null; used the default \"\"."])
+    }
+}
