@@ -44,11 +44,15 @@ extension TaggedCodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TagCodingKey.self)
         let tagKey = TagCodingKey(Self.tagKey)
+        if let treeDecoder = decoder as? TreeDecoder, treeDecoder.isLenient {
+            self = try treeDecoder.decodeTagged(Self.self, container: container, tagKey: tagKey)
+            return
+        }
         let tag = try container.decode(String.self, forKey: tagKey)
         let treeDecoder = decoder as? TreeDecoder
         treeDecoder?.keyIsNotAProperty()
         guard let variant = Self.variants.first(where: { $0.tag == tag }) else {
-            if let fallback = Self.self as? any CaseFallback.Type, let value = fallback.fallbackCase as? Self {
+            if let value = Self.taggedFallbackCase {
                 if let treeDecoder {
                     treeDecoder.record(
                         .defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex,
@@ -57,23 +61,41 @@ extension TaggedCodable {
                 self = value
                 return
             }
-            let known = Self.variants.map { "\"\($0.tag)\"" }.joined(separator: ", ")
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: container.codingPath + [tagKey],
-                    debugDescription: "Unknown tag \"\(tag)\" for \(Self.self); the known tags are \(known)."))
+            throw Self.unknownTag(tag.debugDescription, container: container, tagKey: tagKey)
         }
-        if let contentKey = Self.contentKey {
-            let key = TagCodingKey(contentKey)
-            // Nor is the content key a property: taken back out of what `contains` and the decode
-            // count, also when the payload fails (a Foundation-like pass then decodes it again).
-            let contentIsPresent = treeDecoder != nil && container.contains(key)
-            if contentIsPresent { treeDecoder?.keyIsNotAProperty() }
-            defer { if contentIsPresent { treeDecoder?.keyIsNotAProperty() } }
-            self = try variant.decodeContent(container, key)
-        } else {
-            self = try variant.decodePayload(decoder)
-        }
+        self = try Self.decodePayload(of: variant, container: container, decoder: decoder)
+    }
+
+    /// The fallback case, when the type also conforms to ``CaseFallback``.
+    static var taggedFallbackCase: Self? {
+        (Self.self as? any CaseFallback.Type)?.fallbackCase as? Self
+    }
+
+    /// The payload of a variant, beside the tag or under ``contentKey``.
+    static func decodePayload(
+        of variant: TaggedVariant<Self>, container: KeyedDecodingContainer<TagCodingKey>, decoder: any Decoder
+    ) throws -> Self {
+        guard let contentKey = Self.contentKey else { return try variant.decodePayload(decoder) }
+        let key = TagCodingKey(contentKey)
+        // The content key is none of the payload's properties: taken back out of what `contains`
+        // and the decode count, also when the payload fails (a Foundation-like pass then decodes
+        // it again). See ``TreeDecoder/keyIsNotAProperty()``.
+        let treeDecoder = decoder as? TreeDecoder
+        let contentIsPresent = treeDecoder != nil && container.contains(key)
+        if contentIsPresent { treeDecoder?.keyIsNotAProperty() }
+        defer { if contentIsPresent { treeDecoder?.keyIsNotAProperty() } }
+        return try variant.decodeContent(container, key)
+    }
+
+    /// The error for a tag no variant has; `tag` is the tag as a message quotes it.
+    static func unknownTag(
+        _ tag: String, container: KeyedDecodingContainer<TagCodingKey>, tagKey: TagCodingKey
+    ) -> DecodingError {
+        let known = Self.variants.map { "\"\($0.tag)\"" }.joined(separator: ", ")
+        return DecodingError.dataCorrupted(
+            .init(
+                codingPath: container.codingPath + [tagKey],
+                debugDescription: "Unknown tag \(tag) for \(Self.self); the known tags are \(known)."))
     }
 
     /// Encodes the tag and the payload of the case.
@@ -237,4 +259,95 @@ struct TagCodingKey: CodingKey {
     init(_ stringValue: String) { self.stringValue = stringValue }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+extension TreeDecoder {
+    /// A ``TaggedCodable`` value at the current node, in `.lenient`.
+    ///
+    /// A tag Foundation reads (a string) names the variant, as under any decoder. A tag it refuses
+    /// is forgiven as one value: a number or a bool is coerced to its text (`1` names the variant
+    /// `"1"`), and one that names no variant — coerced, missing, `null`, an object or an array —
+    /// takes the fallback case when the type has one, reported once, for the enum, in place of
+    /// whatever reading the tag recorded. Without a fallback case, a tag that is no string and no
+    /// coercible scalar fails with Foundation's error (`keyNotFound` for a missing tag, not an
+    /// unknown tag `""`).
+    func decodeTagged<T: TaggedCodable>(
+        _ type: T.Type, container: KeyedDecodingContainer<TagCodingKey>, tagKey: TagCodingKey
+    ) throws -> T {
+        let mark = reportMark
+        // The tag is none of the payload's properties: what reading it counts is taken back out
+        // (see ``keyIsNotAProperty()``), so that `{"type": "card"}` in a list is an element of
+        // which no property was present.
+        let keysFoundBefore = keysFound
+        let tag: String
+        let quoted: String
+        switch readTagAsFoundation(container, tagKey) {
+        case .success(let found):
+            tag = found
+            quoted = found.debugDescription
+        case .failure(let refusal):
+            // What the member holds, for the message and the coercion (a missing member reads as null).
+            let member = (try? container.superDecoder(forKey: tagKey)) as? TreeDecoder
+            rollbackReport(to: mark)
+            let isMissing: Bool
+            if case DecodingError.keyNotFound = refusal { isMissing = true } else { isMissing = false }
+            guard !isMissing, let member, let coerced = member.coercedTag() else {
+                guard let fallback = T.taggedFallbackCase, mayForgive() else { throw refusal }
+                rollbackReport(to: mark)
+                // A missing tag is a missing property: an element of a collection of which nothing
+                // was present is left out, not made up of the fallback (``unwrapElement(_:at:path:isCurrent:)``).
+                if isMissing { missingValuesDefaulted &+= 1 }
+                keysFound = keysFoundBefore
+                let found =
+                    isMissing
+                    ? "Missing tag \(tagKey.stringValue.debugDescription)"
+                    : "Found \(member.map { $0.describeFound(at: $0.nodeIndex) } ?? "null") for the tag \(tagKey.stringValue.debugDescription)"
+                let of = isMissing ? "for" : "of"
+                record(
+                    .defaulted, path: codingPathNode, found: nodeIndex,
+                    "\(found) \(of) \(T.self); used the fallback case \(fallback).")
+                return fallback
+            }
+            tag = coerced
+            quoted = member.describeFound(at: member.nodeIndex)
+        }
+        keysFound = keysFoundBefore
+        if let variant = T.variants.first(where: { $0.tag == tag }) {
+            return try T.decodePayload(of: variant, container: container, decoder: self)
+        }
+        guard let fallback = T.taggedFallbackCase else {
+            throw T.unknownTag(quoted, container: container, tagKey: tagKey)
+        }
+        // The enum is the one value forgiven: what reading its tag recorded (a coercion) goes.
+        rollbackReport(to: mark)
+        record(
+            .defaulted, path: codingPathNode, found: nodeIndex,
+            "Unknown tag \(quoted) for \(T.self); used the fallback case \(fallback).")
+        return fallback
+    }
+
+    /// The tag as Foundation's decoder reads it, or Foundation's error; nothing is forgiven, and
+    /// only a loose match of the tag's key is recorded, when the tag is read.
+    private func readTagAsFoundation(_ container: KeyedDecodingContainer<TagCodingKey>, _ tagKey: TagCodingKey)
+        -> Result<String, any Error>
+    {
+        let wasInPass = inFoundationPass
+        let refusalsBefore = refusals
+        inFoundationPass = true
+        defer {
+            inFoundationPass = wasInPass
+            // The probe's refusals are its own: the caller asks ``mayForgive()`` for what it forgives.
+            refusals = refusalsBefore
+        }
+        return Result { try container.decode(String.self, forKey: tagKey) }
+    }
+
+    /// The current node, a number or a bool, as the text of a tag, coerced and reported as a
+    /// `String` property's would be; `nil` for any other value, or when the options do not coerce.
+    private func coercedTag() -> String? {
+        switch tree[nodeIndex].kind {
+        case .number, .true, .false: return try? unwrapString(at: nodeIndex, path: codingPathNode)
+        default: return nil
+        }
+    }
 }

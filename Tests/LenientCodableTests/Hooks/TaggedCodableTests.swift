@@ -168,4 +168,111 @@ import Testing
     struct Envelope: Decodable {
         var method: Method
     }
+
+    /// A tag that names no case, and the one entry its fallback makes.
+    struct UnusableTag: CustomTestStringConvertible, Sendable {
+        let json: String
+        let message: String
+        var testDescription: String { json }
+    }
+
+    @Test(arguments: [
+        UnusableTag(
+            json: #"{"method":{"number":"1"}}"#,
+            message: #"Missing tag "type" for Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":null}}"#,
+            message: #"Found null for the tag "type" of Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":{"a":1}}}"#,
+            message: #"Found an object for the tag "type" of Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":[]}}"#,
+            message: #"Found an array for the tag "type" of Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":7}}"#,
+            message: #"Unknown tag number 7 for Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":true}}"#,
+            message: #"Unknown tag bool true for Method; used the fallback case unknown."#),
+        UnusableTag(
+            json: #"{"method":{"type":"crypto"}}"#,
+            message: #"Unknown tag "crypto" for Method; used the fallback case unknown."#),
+    ])
+    func lenientFallbackForATagThatNamesNoCaseIsOneEntry(_ tag: UnusableTag) throws {
+        let (envelope, report) = try LenientJSONDecoder().decodeWithReport(Envelope.self, from: tag.json)
+        #expect(envelope.method == .unknown)
+        #expect(report.issues.map(\.kind) == [.defaulted])
+        #expect(report.issues.map(\.path) == ["method"])
+        #expect(report.issues.map(\.message) == [tag.message])
+    }
+
+    @Test(arguments: [Coder.foundation, .strict])
+    func foundationAndStrictRefuseATagThatIsNoString(_ coder: Coder) throws {
+        // Not an unknown tag but no tag at all: Foundation's errors, fallback case or not.
+        for json in [#"{"type":null}"#, #"{"type":7}"#, #"{"number":"1"}"#] {
+            #expect(throws: DecodingError.self) { try Self.decode(Method.self, json, with: coder) }
+        }
+    }
+
+    @Test(arguments: Coder.allCases)
+    func missingTagIsKeyNotFoundInEveryMode(_ coder: Coder) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try Self.decode(Payment.self, #"{"number":"1"}"#, with: coder)
+        }
+        guard case .keyNotFound(let key, let context) = error else {
+            Issue.record("expected keyNotFound, got \(error)")
+            return
+        }
+        #expect(key.stringValue == "type")
+        #expect(context.codingPath.isEmpty)
+    }
+
+    @Test func lenientNullOrObjectTagFailsAsFoundationDoesWithoutAFallback() throws {
+        let null = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(Payment.self, from: #"{"type":null}"#)
+        }
+        guard case .valueNotFound(_, let nullContext) = null else {
+            Issue.record("expected valueNotFound, got \(null)")
+            return
+        }
+        #expect(nullContext.codingPath.map(\.stringValue) == ["type"])
+        let object = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(Payment.self, from: #"{"type":{}}"#)
+        }
+        guard case .typeMismatch(_, let objectContext) = object else {
+            Issue.record("expected typeMismatch, got \(object)")
+            return
+        }
+        #expect(objectContext.codingPath.map(\.stringValue) == ["type"])
+    }
+
+    /// A case whose tag a server may send as a number.
+    enum Level: TaggedCodable, Equatable {
+        case one(Card)
+
+        static let tagKey = "level"
+        static let variants: [TaggedVariant<Level>] = [.init("1", Card.self, Level.one)]
+    }
+
+    @Test func lenientNumberTagIsCoercedOnceAndRoundTrips() throws {
+        let (level, report) = try LenientJSONDecoder().decodeWithReport(Level.self, from: #"{"level":1,"number":"5"}"#)
+        #expect(level == .one(Card(number: "5")))
+        #expect(report.issues.map(\.kind) == [.coerced])
+        let encoded = try Self.encode(level, with: .lenient)
+        #expect(encoded == #"{"level":"1","number":"5"}"#)
+        let (again, cleanReport) = try LenientJSONDecoder().decodeWithReport(Level.self, from: encoded)
+        #expect(again == level)
+        #expect(cleanReport.isEmpty)
+    }
+
+    @Test func fallbackCaseInAListIsOneEntryPerElement() throws {
+        // An element without its tag has no property present: it is left out, as any such element
+        // is, rather than made up of the fallback case.
+        let text = #"[{"type":"card","number":"1"},{"number":"2"},{"type":null},{"type":"crypto"}]"#
+        let (methods, report) = try LenientJSONDecoder().decodeWithReport([Method].self, from: text)
+        #expect(methods == [.card(Card(number: "1")), .unknown, .unknown])
+        #expect(report.issues.map(\.path) == ["[1]", "[2]", "[3]"])
+        #expect(report.issues.map(\.kind) == [.droppedElement, .defaulted, .defaulted])
+    }
 }
