@@ -122,6 +122,11 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     }
 
     /// How JSON keys are turned into coding keys; the same as `JSONDecoder.keyDecodingStrategy`.
+    ///
+    /// As in Foundation, it converts the keys of a decoded ``JSONValue`` object too, at every level
+    /// (a `JSONValue` reads objects through a keyed container), and leaves the keys of a
+    /// `[String: T]` dictionary alone. Hooks, type choices, transforms and ``UnknownKeys`` see the
+    /// keys as sent.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy {
         get { readSettings { $0.keyDecodingStrategy } }
         set { withSettings { $0.keyDecodingStrategy = newValue } }

@@ -195,7 +195,7 @@ extension TreeDecoder {
         case .decimal: return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self)
         default:
             if readKeys != nil { markSubtreeRead(index) }
-            return reinterpret(tree.value(at: index), as: T.self)
+            return reinterpret(decodedJSONValue(at: index, path: path), as: T.self)
         }
     }
 

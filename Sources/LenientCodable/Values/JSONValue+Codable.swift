@@ -9,13 +9,15 @@ extension JSONValue: Codable {
     /// Under ``LenientJSONDecoder`` the value is built straight from the parsed document, so
     /// numbers keep their literal text and objects their member order. Under other decoders it
     /// is rebuilt through their containers: numbers then carry the text of the decoded
-    /// `Int64`, `UInt64` or `Double`.
+    /// `Int64`, `UInt64` or `Double`. Under either, object keys are converted by the decoder's
+    /// key strategy, as a keyed container's are (`{"a_b": 1}` is `{"aB": 1}` with
+    /// `.convertFromSnakeCase`); ``JSONValue/init(parsing:)`` keeps them as written.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` when the decoder holds no JSON-like value.
     public init(from decoder: any Decoder) throws {
         if let treeDecoder = decoder as? TreeDecoder {
-            self = treeDecoder.currentJSONValue()
+            self = treeDecoder.decodedJSONValue(at: treeDecoder.nodeIndex, path: treeDecoder.codingPathNode)
             return
         }
         if let container = try? decoder.singleValueContainer() {
