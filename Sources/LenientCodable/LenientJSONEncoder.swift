@@ -204,7 +204,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// Defaults to `.useDefaultKeys`.
     ///
     /// As in Foundation, the keys of a `[String: T]` dictionary are written as they are, whatever
-    /// the strategy; so are the keys of a ``JSONValue`` object.
+    /// the strategy, while those of a ``JSONValue`` object encoded as a value go through it (as
+    /// `JSONEncoder` converts the keys `JSONValue` encodes itself with); JSON that hooks and
+    /// transforms return, and kept ``UnknownKeys``, are written as they are.
     public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy {
         get { withSettings { $0.keyEncodingStrategy } }
         set { updateSettings { $0.keyEncodingStrategy = newValue } }

@@ -249,7 +249,7 @@ final class TreeEncoder: Encoder {
         } else if T.self == Decimal.self {
             tree.setLiteral(node, unsafeBitCast(value, to: Decimal.self).description)
         } else if T.self == JSONValue.self {
-            try insert(unsafeBitCast(value, to: JSONValue.self), into: node, key: key)
+            try insertValue(unsafeBitCast(value, to: JSONValue.self), into: node, key: key)
         } else if T.self == Float.self {
             try setFloatingPoint(unsafeBitCast(value, to: Float.self), into: node, key: key)
         } else if T.self == Int64.self {
@@ -402,6 +402,18 @@ final class TreeEncoder: Encoder {
         try insert(value, into: node, path: key.map { EncoderPathNode.root.appending($0) } ?? .root)
     }
 
+    /// A ``JSONValue`` encoded as a value (a property, an element, the top level): its object
+    /// keys go through the key encoding strategy, as under `JSONEncoder`, whose keyed containers
+    /// convert the keys `JSONValue` encodes itself with. JSON that user code hands the encoder
+    /// (hooks, transforms, converters) and kept unknown keys are written as they are.
+    func insertValue(_ value: JSONValue, into node: Int32, key: (any CodingKey)?) throws {
+        let convertsKeys: Bool
+        if case .useDefaultKeys = tree.keyMode { convertsKeys = false } else { convertsKeys = true }
+        try insert(
+            value, into: node, path: key.map { EncoderPathNode.root.appending($0) } ?? .root, convertsKeys: convertsKeys
+        )
+    }
+
     /// Copies JSON that user code returned (a hook, a converter, a transform) into a node. JSON
     /// nested too deep to write is taken from `value` (left `null`) and released one level at a
     /// time, as user code can build it deeper than releasing it by recursion could go.
@@ -414,7 +426,9 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    func insert(_ value: JSONValue, into node: Int32, path: EncoderPathNode, level: Int = 0) throws {
+    func insert(
+        _ value: JSONValue, into node: Int32, path: EncoderPathNode, level: Int = 0, convertsKeys: Bool = false
+    ) throws {
         switch value {
         case .null: tree.setNull(node)
         case .bool(let flag): tree.setBool(node, flag)
@@ -433,17 +447,21 @@ final class TreeEncoder: Encoder {
             tree.makeArray(node)
             for (index, element) in elements.enumerated() {
                 let child = tree.appendElement(to: node)
-                try insert(element, into: child, path: path.appending(IndexCodingKey(index)), level: level + 1)
+                try insert(
+                    element, into: child, path: path.appending(IndexCodingKey(index)), level: level + 1,
+                    convertsKeys: convertsKeys)
             }
         case .object(let object):
             guard level < Self.maximumDepth else { throw NestedTooDeep() }
             tree.makeObject(node)
             for (memberKey, memberValue) in object {
-                let (child, existed) = tree.member(memberKey, of: node)
+                let codingKey = DictionaryCodingKey(memberKey, hasIntValue: false)
+                let jsonKey = convertsKeys ? self.jsonKey(for: codingKey, suffix: path) : memberKey
+                let (child, existed) = tree.member(jsonKey, of: node)
                 if existed { tree.clear(child) }
                 try insert(
-                    memberValue, into: child, path: path.appending(DictionaryCodingKey(memberKey, hasIntValue: false)),
-                    level: level + 1)
+                    memberValue, into: child, path: path.appending(codingKey), level: level + 1,
+                    convertsKeys: convertsKeys)
             }
         }
     }

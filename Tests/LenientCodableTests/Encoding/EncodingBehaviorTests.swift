@@ -84,11 +84,20 @@ import Testing
                 == #"{"a":[-0,1E+400],"m":null,"s":"x\/y","z":1.10}"#)
     }
 
-    @Test func jsonValueKeysIgnoreTheKeyStrategy() throws {
+    /// A JSONValue encoded as a value has its object keys converted, as JSONEncoder converts the
+    /// keys JSONValue encodes itself with; a `[String: Int]` keeps its keys, as in Foundation.
+    @Test func jsonValueKeysGoThroughTheKeyStrategyAsUnderJSONEncoder() throws {
         let encoder = LenientJSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        let value = JSONWrapper(someValue: ["innerKey": 1])
-        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == #"{"some_value":{"innerKey":1}}"#)
+        encoder.outputFormatting = .sortedKeys
+        let value = JSONWrapper(someValue: ["innerKey": 1, "list": [["deepKey": true]]])
+        let written = String(decoding: try encoder.encode(value), as: UTF8.self)
+        #expect(written == #"{"some_value":{"inner_key":1,"list":[{"deep_key":true}]}}"#)
+        let reference = JSONEncoder()
+        reference.keyEncodingStrategy = .convertToSnakeCase
+        reference.outputFormatting = .sortedKeys
+        #expect(written == String(decoding: try reference.encode(value), as: UTF8.self))
+        #expect(String(decoding: try encoder.encode(["innerKey": 1]), as: UTF8.self) == #"{"innerKey":1}"#)
     }
 
     @Test(arguments: ["", "-", "01", "1.", ".5", "1e", "+1", "NaN", "1 ", "0x10", "1.5e+"])
