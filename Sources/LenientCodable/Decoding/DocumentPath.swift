@@ -15,7 +15,8 @@ struct DocumentPath: Sendable, CustomStringConvertible {
     /// Parses a path.
     ///
     /// - Throws: `DecodingError.dataCorrupted` for a path that is not one: an empty member name
-    ///   (`"a..b"`), an index that is not a non-negative integer, or an unclosed bracket.
+    ///   (`"a..b"`), an index that is not written in digits alone or is past `Int32.max` (as
+    ///   `KeySource` reads indices), or an unclosed bracket.
     init(_ text: String) throws {
         description = text
         var steps: [Step] = []
@@ -37,10 +38,14 @@ struct DocumentPath: Sendable, CustomStringConvertible {
                     throw DocumentPath.invalid(text, "a bracket that does not close")
                 }
                 let digits = rest[rest.index(after: rest.startIndex)..<close]
-                guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let index = Int(digits), index >= 0 else {
-                    throw DocumentPath.invalid(text, "an index that is not a whole number: \"\(digits)\"")
+                // Digits only, in the range `KeySource` reads an index in, so that a path reads the
+                // same in both (`[+1]` is no index).
+                guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int32(digits)
+                else {
+                    throw DocumentPath.invalid(
+                        text, "an index that is not a whole number from 0 to \(Int32.max): \"\(digits)\"")
                 }
-                steps.append(.index(index))
+                steps.append(.index(Int(index)))
                 rest = rest[rest.index(after: close)...]
             }
         }

@@ -73,10 +73,34 @@ import Testing
         }
     }
 
-    @Test(arguments: ["a..b", "a[", "a[x]", "a[-1]", "a]"])
+    @Test(arguments: ["a..b", "a[", "a[x]", "a[-1]", "a[+1]", "a[ 1]", "a[99999999999]", "a[2147483648]"])
     func aMalformedPathIsRefused(_ path: String) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(Int.self, from: #"{"a":[1,{"b":1}]}"#, at: path)
+        }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("expected dataCorrupted, got \(error)")
+            return
+        }
+        #expect(context.debugDescription.contains("is not a valid path"))
+    }
+
+    /// An index is read as `KeySource` reads one: digits, up to `Int32.max`.
+    @Test func indicesReadAsInKeySource() throws {
+        let document = #"{"a":[10,{"b":2}]}"#
+        #expect(try LenientJSONDecoder().decode(Int.self, from: document, at: "a[0]") == 10)
+        #expect(try LenientJSONDecoder().decode(Int.self, from: document, at: "a[1].b") == 2)
+        #expect(try LenientJSONDecoder().decode(Int.self, from: document, at: "a.[1].b") == 2)
         #expect(throws: DecodingError.self) {
-            try LenientJSONDecoder().decode(Int.self, from: #"{"a":{"b":1}}"#, at: path)
+            try LenientJSONDecoder().decode(Int.self, from: document, at: "a[2147483647]")
+        }
+        // A closing bracket alone is part of a member's name, which this document lacks.
+        let missing = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(Int.self, from: document, at: "a]")
+        }
+        guard case .keyNotFound = missing else {
+            Issue.record("expected keyNotFound, got \(missing)")
+            return
         }
     }
 
