@@ -84,6 +84,12 @@ final class PathBox {
     /// The loose summary of the object's keys, built by its first loose search
     /// (``JSONTree/findMemberLoosely(in:key:cursor:)``).
     @exclusivity(unchecked) var looseKeys: LooseKeySummary?
+    /// For an object with many members before a cursor's place, where the cursor's summary holds
+    /// every hash and so rules nothing out: the keys before the place, exact and converted from
+    /// snake case, each to its first member (``MemberIndex``), so that such a search costs the
+    /// same however many members came before. Made by the first such search only.
+    @exclusivity(unchecked) var exactKeyIndex: MemberIndex?
+    @exclusivity(unchecked) var snakeCaseKeyIndex: MemberIndex?
 
     init(_ node: CodingPathNode) { self.node = node }
 
@@ -96,6 +102,8 @@ final class PathBox {
         exactKeys = MemberCursor()
         snakeCaseKeys = MemberCursor()
         looseKeys = nil
+        if exactKeyIndex != nil { exactKeyIndex = nil }
+        if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
     }
 
     /// The path of a member of the container whose path this is.

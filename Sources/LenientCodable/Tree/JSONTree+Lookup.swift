@@ -30,7 +30,11 @@ extension JSONTree {
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         let hash = KeySummary.hash(key)
-        guard !cursor.exactKeys.keysBefore.contains(hash) else { return findMember(in: objectIndex, key: key) }
+        guard !cursor.exactKeys.keysBefore.contains(hash) else {
+            // A scan from the first member costs little in an object of a few members (a model's).
+            if nodes[objectIndex].length <= MemberIndex.threshold { return findMember(in: objectIndex, key: key) }
+            return findExactMemberPastSummary(in: objectIndex, key: key, hash: hash, cursor: cursor)
+        }
         let keyIndex = max(cursor.exactKeys.nextKey, objectIndex + 1)
         if keyIndex < Int(nodes[objectIndex].end) && stringEquals(at: keyIndex, key) {
             // The usual case, inlined where keys are looked up: the model asks for the member
@@ -40,6 +44,49 @@ extension JSONTree {
             return keyIndex + 1
         }
         return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// ``findMember(in:key:cursor:)`` for a key that the summary of the members before the
+    /// cursor may hold: the members before the place, then those from the place on. Past a few
+    /// members the summary holds every hash, and a scan from the first member for every key would
+    /// make a large object's lookups quadratic (a `[Int: V]` of a hundred thousand members, read
+    /// key by key): there the cursor's ``MemberIndex`` of the keys before its place answers.
+    @inline(never)
+    private func findExactMemberPastSummary(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
+    ) -> Int? {
+        let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
+        // The first members before the place, one by one; past `MemberIndex.threshold` of them,
+        // the index of them all.
+        var keyIndex = cursor.exactKeyIndex == nil ? objectIndex + 1 : place
+        var scanned = 0
+        while keyIndex < place && scanned < MemberIndex.threshold {
+            if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
+            keyIndex = Int(nodes[keyIndex + 1].end)
+            scanned += 1
+        }
+        if keyIndex < place || cursor.exactKeyIndex != nil {
+            let index = cursor.exactKeyIndex ?? MemberIndex(objectIndex: objectIndex)
+            cursor.exactKeyIndex = index
+            index.extend(to: place, in: self) { Array(string(at: $0).utf8) }
+            if let keyIndex = index.firstKey[Array(key)] { return keyIndex + 1 }
+        }
+        // None before the place. Among the next `MemberIndex.threshold` members, a match is found
+        // without moving the place (a model that asks out of order keeps it where its next keys
+        // are); further on, the search that moves the place to the match, so that reading a large
+        // object in order stays linear however its keys hash.
+        let end = Int(nodes[objectIndex].end)
+        var afterIndex = place
+        var scannedAfter = 0
+        while afterIndex < end {
+            if scannedAfter == MemberIndex.threshold {
+                return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
+            }
+            if stringEquals(at: afterIndex, key) { return afterIndex + 1 }
+            afterIndex = Int(nodes[afterIndex + 1].end)
+            scannedAfter += 1
+        }
+        return nil
     }
 
     /// The rest of ``findMember(in:key:cursor:)``, out of line.
@@ -327,4 +374,36 @@ struct KeySummary {
 struct MemberCursor {
     var nextKey = 0
     var keysBefore = KeySummary()
+}
+
+/// The keys of the members of an object up to a cursor's place, each to the key node of its first
+/// member, for searches that the cursor's summary cannot narrow (``PathBox/exactKeyIndex``).
+/// Extended as the place moves on, so that building it costs each member once.
+final class MemberIndex {
+    /// How many members an object may have for its searches to scan it from the first member,
+    /// and how many before or after a cursor's place a search of a larger object scans; past it,
+    /// an index, which costs more to build than a few scans.
+    static let threshold = 64
+
+    /// Each key's UTF-8 bytes (as its container compares keys, byte for byte: exact, or
+    /// converted) to its first member. Bytes, not `String`s, whose equality would also match
+    /// a canonically equivalent spelling that the search does not.
+    private(set) var firstKey: [[UInt8]: Int] = [:]
+    /// The key node of the first member not yet in ``firstKey``.
+    private var indexedUpTo: Int
+
+    init(objectIndex: Int) {
+        indexedUpTo = objectIndex + 1
+    }
+
+    /// Adds the members before `place`, each under the key `text` gives it.
+    func extend(to place: Int, in tree: JSONTree, text: (Int) -> [UInt8]) {
+        var keyIndex = indexedUpTo
+        while keyIndex < place {
+            let key = text(keyIndex)
+            if firstKey[key] == nil { firstKey[key] = keyIndex }
+            keyIndex = tree.next(after: keyIndex + 1)
+        }
+        indexedUpTo = max(indexedUpTo, keyIndex)
+    }
 }

@@ -24,14 +24,71 @@ extension JSONTree {
     /// the call, as in ``findMember(in:key:cursor:)``.
     func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeys.keysBefore.contains(hash) else {
-            return findMemberFromSnakeCase(in: objectIndex, key: key)
+            if nodes[objectIndex].length <= MemberIndex.threshold {
+                return findMemberFromSnakeCase(in: objectIndex, key: key)
+            }
+            return findSnakeCaseMemberPastSummary(in: objectIndex, key: key, cursor: cursor)
         }
-        return findMember(
+        return findSnakeCaseMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// The members from the cursor's place on, up to the one whose converted key is `key`, after
+    /// which the place moves (``findMember(in:after:hash:matches:hashOfKey:)``).
+    @inline(__always)
+    private func findSnakeCaseMemberAfterCursor(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
+    ) -> Int? {
+        findMember(
             in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash, matches: { snakeCaseKey(at: $0, matches: key) },
             hashOfKey: { index in
                 let node = nodes[index]
                 return node.has(JSONNode.hasEscapes) ? nil : JSONTree.snakeCaseHash(bytes(of: node))
             })
+    }
+
+    /// ``findMemberFromSnakeCase(in:key:cursor:)`` for a key the cursor's summary may hold: the
+    /// members before the cursor's place (a scan of the first of them; past them, the cursor's
+    /// ``MemberIndex`` of their converted keys), then those from the place on, as
+    /// ``findExactMemberPastSummary(in:key:hash:cursor:)`` does for exact keys.
+    @inline(never)
+    private func findSnakeCaseMemberPastSummary(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox)
+        -> Int?
+    {
+        let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)
+        // The first members before the place, one by one; past `MemberIndex.threshold` of them,
+        // the index of them all.
+        var keyIndex = cursor.snakeCaseKeyIndex == nil ? objectIndex + 1 : place
+        var scanned = 0
+        while keyIndex < place && scanned < MemberIndex.threshold {
+            if snakeCaseKey(at: keyIndex, matches: key) { return keyIndex + 1 }
+            keyIndex = Int(nodes[keyIndex + 1].end)
+            scanned += 1
+        }
+        if keyIndex < place || cursor.snakeCaseKeyIndex != nil {
+            let index = cursor.snakeCaseKeyIndex ?? MemberIndex(objectIndex: objectIndex)
+            cursor.snakeCaseKeyIndex = index
+            index.extend(to: place, in: self) { Array(KeyConversion.camelCase(fromSnakeCase: string(at: $0)).utf8) }
+            if let keyIndex = index.firstKey[Array(key)] { return keyIndex + 1 }
+        }
+        // None before the place: the members from it on, the place moving to a match past the
+        // next `MemberIndex.threshold` of them, as for exact keys.
+        let end = Int(nodes[objectIndex].end)
+        var afterIndex = place
+        var scannedAfter = 0
+        while afterIndex < end {
+            if snakeCaseKey(at: afterIndex, matches: key) {
+                if scannedAfter >= MemberIndex.threshold {
+                    // A key whose ends are not ASCII has no hash: the summary then holds everything.
+                    var keysBefore = cursor.snakeCaseKeys.keysBefore
+                    keysBefore.insertEverything()
+                    cursor.snakeCaseKeys = MemberCursor(nextKey: Int(nodes[afterIndex + 1].end), keysBefore: keysBefore)
+                }
+                return afterIndex + 1
+            }
+            afterIndex = Int(nodes[afterIndex + 1].end)
+            scannedAfter += 1
+        }
+        return nil
     }
 
     /// Whether the key node at `keyIndex`, converted from snake case, equals `key`.
