@@ -154,8 +154,9 @@ struct PatternReader {
         }
         guard position == count, day <= ISO8601Reader.daysIn(month: month, year: year) else { return nil }
         let days = ISO8601Reader.daysFromCivil(year: year, month: month, day: day)
-        // A weekday name must be the date's: 1970-01-01 was a Thursday (index 3 from Monday).
-        if let weekday, ((days % 7) + 7 + 3) % 7 != weekday { return nil }
+        // A weekday name must be the date's (1970-01-01 was a Thursday, index 3 from Monday), when
+        // the pattern has a date for it to be the weekday of.
+        if let weekday, fields.contains(.day), ((days % 7) + 7 + 3) % 7 != weekday { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

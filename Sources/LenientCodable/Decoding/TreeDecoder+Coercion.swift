@@ -40,11 +40,18 @@ extension TreeDecoder {
         return pathIndex.step(of: index, in: tree, root: host.map { $0.decoder.jsonPath(of: $0.index) } ?? .root)
     }
 
-    /// The JSON path of a member of an object of this decoder's tree, reached by `keys`, present or
-    /// not: where a mapped property was found, or the first key looked for when it is missing.
-    func jsonPath(ofObject objectIndex: Int, keys: [String]) -> JSONPathStep {
+    /// The JSON path of a member of an object of this decoder's tree, reached by `keys` (a key
+    /// path's steps, keys or array indices), present or not: where a mapped property was found,
+    /// or the first key looked for when it is missing.
+    func jsonPath(ofObject objectIndex: Int, keys: [KeyBytes]) -> JSONPathStep {
         var step = jsonPath(of: objectIndex)
-        for key in keys { step = step.appending(key: key) }
+        for key in keys {
+            if let position = key.index {
+                step = JSONPathStep("[\(position)]", after: step)
+            } else {
+                step = step.appending(key: key.text)
+            }
+        }
         return step
     }
 
@@ -154,11 +161,14 @@ extension TreeDecoder {
         let node = tree[index]
         switch node.kind {
         case .string where options.coercesNumbersFromStrings:
-            if let double = CoercionRules.double(fromString: tree.string(at: index)) {
-                let value =
-                    T.self == Float.self
-                    ? T(Float(tree.string(at: index).trimmingForNumber) ?? Float(double)) : T(double)
-                if value.isFinite || !double.isFinite {
+            let text = tree.string(at: index)
+            if let double = CoercionRules.double(fromString: text) {
+                let value = T.self == Float.self ? T(Float(text.trimmingForNumber) ?? Float(double)) : T(double)
+                // As for a number: no infinity from finite text, and no zero from text with a
+                // non-zero digit before its exponent (`"1e-50"` as a `Float`).
+                let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+                let underflows = value == 0 && mantissa.contains { $0 >= "1" && $0 <= "9" }
+                if (value.isFinite || !double.isFinite) && !underflows {
                     record(
                         .coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value)."
                     )

@@ -233,9 +233,10 @@ extension TreeDecoder {
         return LossyArray(wrappedValue: [element])
     }
 
-    /// A member of the ``LossyDictionary`` at this decoder's node whose key is not one of the
-    /// dictionary's keys (`"x"` for an `Int` key), left out: reported as a dropped element.
-    func recordDroppedMember(key: String, keyType: Any.Type) {
+    /// A member of the ``LossyDictionary`` at this decoder's node that is left out, for a reason
+    /// of its key (not one of the dictionary's keys, `"x"` for an `Int` key; or the same key as an
+    /// earlier member's, `"04"` after `"4"`): reported as a dropped element.
+    func recordDroppedMember(key: String, reason: String) {
         guard report != nil else { return }
         // The key with its integer, if it has one, as Dictionary's own decoding names a member.
         var memberKey = AnyCodingKey(key)
@@ -245,7 +246,7 @@ extension TreeDecoder {
         let valueIndex = tree[nodeIndex].kind == .object ? tree.findMember(in: nodeIndex, key: Array(key.utf8)) : nil
         record(
             .droppedElement, path: codingPathNode.appending(memberKey), found: valueIndex,
-            "Dropped member \(key.debugDescription): not a key of type \(keyType).")
+            "Dropped member \(key.debugDescription): \(reason).")
     }
 
     /// Records an element left out of a collection: `.rejected` when its hook refused it,

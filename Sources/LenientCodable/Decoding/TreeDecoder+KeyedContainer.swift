@@ -211,21 +211,19 @@ extension TreeDecoder {
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             report.record(
                 .keyFallback, path: pathBox.appending(key),
-                jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: found.map(\.text)),
+                jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: found),
                 message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
         }
 
         /// The keys the decoder looks for first for a property, as the JSON spells them: the first
         /// source of its mapping, its type's key strategy, or the decoder's (snake case as
         /// `JSONEncoder` writes it). For the report's JSON path of a missing value.
-        private func firstJSONKeys(for key: Key) -> [String] {
+        private func firstJSONKeys(for key: Key) -> [KeyBytes] {
             let name = key.stringValue
-            if case .sources(let sources)? = plan?.entry(for: name), let first = sources.first {
-                return first.map(\.text)
-            }
-            if let spelled = plan?.strategyKey(for: name)?.text { return [spelled] }
-            if convertsFromSnakeCase { return [FoundationSnakeCase.convert(name)] }
-            return [name]
+            if case .sources(let sources)? = plan?.entry(for: name), let first = sources.first { return first }
+            if let spelled = plan?.strategyKey(for: name) { return [spelled] }
+            if convertsFromSnakeCase { return [KeyBytes(FoundationSnakeCase.convert(name))] }
+            return [KeyBytes(name)]
         }
 
         @inline(__always)

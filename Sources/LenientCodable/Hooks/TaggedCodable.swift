@@ -128,11 +128,13 @@ extension TaggedCodable {
             // Another encoder (Foundation's traps when a value asks for a keyed container and then
             // another kind): the payload writes through one that refuses anything but the tag's
             // object, and the tag key.
-            let guarded = TaggedPayloadEncoder(base: encoder, tagKey: Self.tagKey)
+            let guarded = TaggedPayloadEncoder(base: encoder, tagKey: Self.tagKey, tag: variant.tag)
             do {
                 try variant.encodePayload(payload, guarded)
             } catch let problem as TaggedPayloadProblem {
-                throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
+                // What the payload first did wrong (a container for the tag key, then a value in it).
+                throw Self.payloadError(
+                    guarded.refusal.problem ?? problem, variant: variant, codingPath: encoder.codingPath)
             }
             if let problem = guarded.refusal.problem {
                 throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)

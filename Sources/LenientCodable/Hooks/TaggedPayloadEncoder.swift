@@ -28,12 +28,15 @@ final class TaggedPayloadRefusal {
 struct TaggedPayloadEncoder: Encoder {
     let base: any Encoder
     let tagKey: String
+    /// The tag's value: the payload may write it again under the tag key, which changes nothing.
+    let tag: String
     /// Shared by the containers this encoder hands out, which record what they refused.
     let refusal: TaggedPayloadRefusal
 
-    init(base: any Encoder, tagKey: String, refusal: TaggedPayloadRefusal = TaggedPayloadRefusal()) {
+    init(base: any Encoder, tagKey: String, tag: String, refusal: TaggedPayloadRefusal = TaggedPayloadRefusal()) {
         self.base = base
         self.tagKey = tagKey
+        self.tag = tag
         self.refusal = refusal
     }
 
@@ -41,29 +44,38 @@ struct TaggedPayloadEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(TagGuardingContainer(base: base.container(keyedBy: type), tagKey: tagKey))
+        KeyedEncodingContainer(TagGuardingContainer(base: base.container(keyedBy: type), encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        refusal.problem = .notAnObject
+        if refusal.problem == nil { refusal.problem = .notAnObject }
         return RefusingContainer(base: base, refusal: refusal)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        refusal.problem = .notAnObject
+        if refusal.problem == nil { refusal.problem = .notAnObject }
         return RefusingContainer(base: base, refusal: refusal)
     }
 }
 
-/// The keyed container of the tag's object, refusing the tag key.
+/// The keyed container of the tag's object, refusing the tag key: a value under it (but the tag
+/// itself), and any container or encoder for it, which cannot throw, so it records the refusal and
+/// hands out one that writes nowhere that is kept.
 struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<Key>
-    let tagKey: String
+    let encoder: TaggedPayloadEncoder
 
     var codingPath: [any CodingKey] { base.codingPath }
 
     private func check(_ key: Key) throws {
-        if key.stringValue == tagKey { throw TaggedPayloadProblem.writesTheTagKey }
+        if key.stringValue == encoder.tagKey { throw TaggedPayloadProblem.writesTheTagKey }
+    }
+
+    /// Whether `key` is the tag key, recording the refusal when it is.
+    private func refuses(_ key: Key) -> Bool {
+        guard key.stringValue == encoder.tagKey else { return false }
+        encoder.refusal.problem = .writesTheTagKey
+        return true
     }
 
     mutating func encodeNil(forKey key: Key) throws {
@@ -75,7 +87,7 @@ struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try base.encode(value, forKey: key)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try check(key)
+        if value != encoder.tag { try check(key) }
         try base.encode(value, forKey: key)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
@@ -127,23 +139,29 @@ struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try base.encode(value, forKey: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try check(key)
+        if (value as? String) != encoder.tag { try check(key) }
         try base.encode(value, forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        base.nestedContainer(keyedBy: keyType, forKey: key)
+        // Foundation's encoder traps when asked for a container under a key that holds a value.
+        if refuses(key) { return encoder.base.container(keyedBy: keyType) }
+        return base.nestedContainer(keyedBy: keyType, forKey: key)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        base.nestedUnkeyedContainer(forKey: key)
+        if refuses(key) { return RefusingContainer(base: encoder.base, refusal: encoder.refusal) }
+        return base.nestedUnkeyedContainer(forKey: key)
     }
 
     mutating func superEncoder() -> any Encoder { base.superEncoder() }
 
-    mutating func superEncoder(forKey key: Key) -> any Encoder { base.superEncoder(forKey: key) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        if refuses(key) { return encoder }
+        return base.superEncoder(forKey: key)
+    }
 }
 
 /// The container a payload gets when it asks for anything but a keyed container: every value it
@@ -185,7 +203,7 @@ struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
 
     mutating func superEncoder() -> any Encoder {
-        TaggedPayloadEncoder(base: base, tagKey: "", refusal: refusal)
+        TaggedPayloadEncoder(base: base, tagKey: "", tag: "", refusal: refusal)
     }
 }
 

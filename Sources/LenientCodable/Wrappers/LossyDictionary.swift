@@ -66,14 +66,23 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var entries: [Key: Value] = [:]
         entries.reserveCapacity(container.allKeys.count)
+        // Under the lenient decoder, each entry's key as the document spells it, for the report.
+        var spellings: [Key: String] = [:]
         for codingKey in container.allKeys {
             // Give the key its integer too, as Dictionary's own decoding does, so Int keys convert.
             var keyWithInteger = codingKey
             keyWithInteger.intValue = Int(codingKey.stringValue)
             guard let key = Key(codingKey: keyWithInteger) else {
                 // Left out, and reported as a member whose value failed is.
-                treeDecoder?.recordDroppedMember(key: codingKey.stringValue, keyType: Key.self)
+                treeDecoder?.recordDroppedMember(key: codingKey.stringValue, reason: "not a key of type \(Key.self)")
                 continue
+            }
+            if let earlier = spellings[key] {
+                // Another spelling of an earlier member's key (`"04"` after `"4"`): the later one
+                // wins, as in `Dictionary`'s own decoding, and the earlier one is reported, not
+                // lost without a word.
+                treeDecoder?.recordDroppedMember(
+                    key: earlier, reason: "a later member, \(codingKey.stringValue.debugDescription), has the same key")
             }
             // Asked with the integer too, so that a member's path is the one Dictionary's own
             // decoding gives it (`prices[2025]`).
@@ -81,6 +90,7 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
                 let value = attempt.value
             else { continue }
             entries[key] = value
+            if treeDecoder != nil { spellings[key] = codingKey.stringValue }
         }
         wrappedValue = entries
     }

@@ -112,6 +112,16 @@ import Testing
         #expect(droppedReport.issues.map(IssueSummary.init) == [IssueSummary(.droppedElement, "value[0]")])
     }
 
+    /// A weekday name is checked against the date only when the pattern has one.
+    @Test func aPatternWithAWeekdayButNoDateReadsAnyWeekday() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.dateFormats = [.pattern("EEE HH:mm")]
+        let decoder = LenientJSONDecoder(options: options)
+        let (box, report) = try decoder.decodeWithReport(Box<Date>.self, from: #"{"value":"Mon 10:00"}"#)
+        #expect(box.value == Date(timeIntervalSince1970: 36_000))
+        #expect(report.isEmpty)
+    }
+
     /// The ISO 8601 reader alone (the list holds nothing else): the forms it accepts, each at
     /// 2026-11-20T09:30:00Z plus an offset in seconds, and the near misses it refuses.
     static let iso8601Forms: [(text: String, offset: TimeInterval?)] = [

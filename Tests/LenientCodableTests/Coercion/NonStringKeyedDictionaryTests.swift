@@ -67,4 +67,22 @@ import Testing
         #expect(report.issues.map(\.kind) == [.defaulted])
         #expect(report.issues.map(\.path) == ["byID"])
     }
+
+    /// `"4"` and `"04"` are the same `Int` key. Valid input decodes as `Dictionary`'s own
+    /// decoding does, the later member winning (Foundation's choice depends on its hash order);
+    /// when the dictionary is read member by member for a bad member, the later wins too, and the
+    /// earlier ones are reported, never lost without a word.
+    @Test func anotherSpellingOfAnEarlierKeyIsDroppedAndReported() throws {
+        let clean = try LenientJSONDecoder().decodeWithReport(
+            Model.self, from: #"{"byID":{"4":1,"04":2,"5":5},"byColor":{}}"#)
+        #expect(clean.value.byID == [4: 2, 5: 5])
+        #expect(
+            try LenientJSONDecoder(options: .strict).decode(Model.self, from: #"{"byID":{"4":1,"04":2},"byColor":{}}"#)
+                .byID == [4: 2])
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(
+            Model.self, from: #"{"byID":{"4":1,"04":2,"004":3,"5":5,"x":0},"byColor":{}}"#)
+        #expect(model.byID == [4: 3, 5: 5])
+        #expect(report.issues.map(\.path).sorted() == ["byID.04", "byID.x", "byID[4]"])
+        #expect(report.issues.filter { $0.message.contains("has the same key") }.count == 2)
+    }
 }

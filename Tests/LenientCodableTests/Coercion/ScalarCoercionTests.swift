@@ -72,6 +72,11 @@ import Testing
         CoercionCase(Float.self, #""infinity""#, .forgiven(.infinity, .coerced)),
         CoercionCase(Float.self, #""NAN""#, .forgiven(.nan, .coerced), isEqual: { $0.isNaN && $1.isNaN }),
         CoercionCase(Float.self, "true", .forgiven(1, .coerced)),
+        // A string is read as a number would be: no zero from text with a non-zero digit.
+        CoercionCase(Float.self, #""1e-50""#, .forgiven(0, .defaulted), note: "underflow, as the number 1e-50"),
+        CoercionCase(Float.self, "1e-50", .forgiven(0, .defaulted), note: "underflow"),
+        CoercionCase(Double.self, #""1e-400""#, .forgiven(0, .defaulted), note: "underflow"),
+        CoercionCase(Float.self, #""0e5""#, .forgiven(0, .coerced), note: "zero is zero"),
     ]
 
     @Test(arguments: floatingPointCases)

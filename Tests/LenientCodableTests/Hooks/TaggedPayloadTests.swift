@@ -79,4 +79,83 @@ import Testing
             #expect(try JSONDecoder().decode([Adjacent].self, from: data) == values)
         }
     }
+
+    /// A payload that reaches the tag key through a nested container or a super encoder.
+    struct Nesting: Codable, Equatable {
+        var n: Int
+        var through: Int
+
+        enum CodingKeys: String, CodingKey {
+            case type
+            case n
+        }
+
+        init(n: Int, through: Int) {
+            self.n = n
+            self.through = through
+        }
+
+        init(from decoder: any Decoder) throws {
+            n = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .n)
+            through = 0
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(n, forKey: .n)
+            switch through {
+            case 0:
+                var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .type)
+                try nested.encode(1, forKey: .n)
+            case 1:
+                var nested = container.nestedUnkeyedContainer(forKey: .type)
+                try nested.encode(1)
+            default:
+                var single = container.superEncoder(forKey: .type).singleValueContainer()
+                try single.encode("hijack")
+            }
+        }
+    }
+
+    enum Nested: TaggedCodable, Equatable {
+        case nesting(Nesting)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Nested>] = [.init("nesting", Nesting.self, Nested.nesting)]
+    }
+
+    /// Foundation's encoders trapped when a payload asked for a container under the tag key,
+    /// which holds the tag; a super encoder for it replaced the tag without a word.
+    @Test(arguments: 0...2)
+    func aPayloadReachingTheTagKeyThroughContainersIsRefused(through: Int) {
+        let value = [Nested.nesting(Nesting(n: 1, through: through))]
+        Self.expectRefused(value, saying: #"writes the key "type""#)
+        do {
+            let data = try PropertyListEncoder().encode(value)
+            Issue.record("PropertyListEncoder wrote \(data.count) bytes")
+        } catch {
+            #expect(error is EncodingError)
+        }
+    }
+
+    /// A payload that writes the tag key with the tag's own value changes nothing: every encoder
+    /// writes it, and it decodes back.
+    struct SameTag: Codable, Equatable {
+        var type = "same"
+        var n: Int
+    }
+
+    enum Same: TaggedCodable, Equatable {
+        case same(SameTag)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Same>] = [.init("same", SameTag.self, Same.same)]
+    }
+
+    @Test func aPayloadWritingTheTagItselfIsWrittenByEveryEncoder() throws {
+        let value = Same.same(SameTag(n: 4))
+        for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {
+            #expect(try LenientJSONDecoder(options: .strict).decode(Same.self, from: data) == value)
+        }
+    }
 }

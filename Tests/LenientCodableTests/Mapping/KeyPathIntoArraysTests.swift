@@ -162,4 +162,20 @@ import Testing
         #expect(elements.count == 65_536)
         #expect(try LenientJSONDecoder(options: .strict).decode(LastWrittenIndex.self, from: data) == model)
     }
+
+    struct IndexFallback: Codable, KeyMapping, Equatable {
+        var n: Int
+        static let keyMapping: [String: KeySource] = ["n": ["a.b", "c[0]"]]
+    }
+
+    /// A fallback found through an index step names the element in the report's JSON path.
+    @Test func aFallbackThroughAnIndexNamesTheElement() throws {
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(
+            IndexFallback.self, from: #"{"a":{"b":null},"c":[7]}"#)
+        #expect(model.n == 7)
+        #expect(report.issues.map(\.kind) == [.keyFallback])
+        #expect(report.issues.map(\.jsonPath) == ["c[0]"])
+        let missing = try LenientJSONDecoder().decodeWithReport(IndexFallback.self, from: "{}")
+        #expect(missing.report.issues.map(\.jsonPath) == ["a.b"])
+    }
 }
