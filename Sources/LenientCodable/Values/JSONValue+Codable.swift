@@ -11,7 +11,7 @@ extension JSONValue: Codable {
     /// is rebuilt through their containers: numbers then carry the text of the decoded
     /// `Int64`, `UInt64` or `Double`. Under either, object keys are converted by the decoder's
     /// key strategy, as a keyed container's are (`{"a_b": 1}` is `{"aB": 1}` with
-    /// `.convertFromSnakeCase`); ``JSONValue/init(parsing:allowsJSON5:)`` keeps them as written.
+    /// `.convertFromSnakeCase`); `JSONValue(parsing:)` keeps them as written.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` when the decoder holds no JSON-like value.
