@@ -44,9 +44,9 @@ package struct MessyPost: Codable, Equatable, Sendable, KeyMapping {
     package static let keyMapping: [String: KeySource] = ["body": "message", "likeCount": ["like_count", "likes"]]
 }
 
-package enum MessyPostKind: String, Codable, Sendable, DefaultValue {
+package enum MessyPostKind: String, Codable, Sendable, CaseFallback {
     case text, photo, video, unknown
-    package static let defaultValue = MessyPostKind.unknown
+    package static let fallbackCase = MessyPostKind.unknown
 }
 
 package struct MessyLocation: Codable, Equatable, Sendable {
