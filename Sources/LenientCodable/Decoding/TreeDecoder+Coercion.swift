@@ -61,17 +61,22 @@ extension TreeDecoder {
     /// wrapper's table: `1e400` is no `Bool`), and how a `CaseFallback` enum's raw value is read
     /// first.
     func readAsFoundation<T: Decodable>(_ type: T.Type) -> T? {
+        let mark = reportMark
+        defer { rollbackReport(to: mark) }
+        return asFoundation { try? unwrap(T.self, at: nodeIndex, path: codingPathNode) }
+    }
+
+    /// Runs `body` as a Foundation-like pass, forgiving nothing, for a probe: the refusals it
+    /// counts are its own, not those of a pass around it, and are forgotten after it.
+    func asFoundation<R>(_ body: () -> R) -> R {
         let wasInPass = inFoundationPass
         let refusalsBefore = refusals
-        let mark = reportMark
         inFoundationPass = true
         defer {
             inFoundationPass = wasInPass
-            // The probe's refusals are its own, not those of a pass around it.
             refusals = refusalsBefore
-            rollbackReport(to: mark)
         }
-        return try? unwrap(T.self, at: nodeIndex, path: codingPathNode)
+        return body()
     }
 
     /// Whether the current node is a number.

@@ -333,15 +333,8 @@ extension TreeDecoder {
     private func readTagAsFoundation(_ container: KeyedDecodingContainer<TagCodingKey>, _ tagKey: TagCodingKey)
         -> Result<String, any Error>
     {
-        let wasInPass = inFoundationPass
-        let refusalsBefore = refusals
-        inFoundationPass = true
-        defer {
-            inFoundationPass = wasInPass
-            // The probe's refusals are its own: the caller asks ``mayForgive()`` for what it forgives.
-            refusals = refusalsBefore
-        }
-        return Result { try container.decode(String.self, forKey: tagKey) }
+        // The caller asks ``mayForgive()`` for what it forgives afterwards.
+        asFoundation { Result { try container.decode(String.self, forKey: tagKey) } }
     }
 
     /// The current node, a number or a bool, as the text of a tag, coerced and reported as a
