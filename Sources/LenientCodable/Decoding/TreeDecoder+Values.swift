@@ -63,6 +63,7 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         if Value.self == Bool.self {
             return unsafeBitCast(try buildMembers(Bool.self, from: decoder, at: index, path: path), to: Self.self)
         }
+        // A dictionary value as its own type: it owns its storage, and the cast keeps nothing else alive.
         return unsafeBitCast(try buildMembers(Value.self, from: decoder, at: index, path: path), to: Self.self)
     }
 
@@ -92,7 +93,8 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         _ keyType: K.Type, from decoder: TreeDecoder, at index: Int, path: CodingPathNode
     ) throws -> Self {
         let lossy = try decoder.withNode(index, path: path) { try LossyDictionary<K, Value>(from: $0) }
-        // `[K: Value]` is `Self`: `K` is `Key`.
+        // `[K: Value]` is `Self` (`K` is `Key`): the dictionary owns its storage, which outlives the
+        // decoder and the wrapper it came from; the cast keeps nothing else alive.
         return unsafeBitCast(lossy.wrappedValue, to: Self.self)
     }
 

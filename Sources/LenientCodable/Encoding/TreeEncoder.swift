@@ -249,6 +249,7 @@ final class TreeEncoder: Encoder {
         } else if T.self == Decimal.self {
             tree.setLiteral(node, unsafeBitCast(value, to: Decimal.self).description)
         } else if T.self == JSONValue.self {
+            // The value as its own type, copied into the tree's nodes before this call returns.
             try insertValue(unsafeBitCast(value, to: JSONValue.self), into: node, key: key)
         } else if T.self == Float.self {
             try setFloatingPoint(unsafeBitCast(value, to: Float.self), into: node, key: key)

@@ -85,4 +85,24 @@ import Testing
         #expect(report.issues.map(\.path).sorted() == ["byID.04", "byID.x", "byID[4]"])
         #expect(report.issues.filter { $0.message.contains("has the same key") }.count == 2)
     }
+
+    /// A dictionary read member by member owns its storage: it outlives the decoder, is copied
+    /// on write, and is read from many tasks at once.
+    @Test func aDictionaryReadMemberByMemberOutlivesItsDecoder() async throws {
+        var model: Model?
+        do {
+            let decoder = LenientJSONDecoder()
+            model = try decoder.decode(Model.self, from: #"{"byID":{"1":1,"x":2,"3":"3"},"byColor":{"red":"r"}}"#)
+        }
+        let kept = try #require(model)
+        var changed = kept
+        changed.byID[9] = 9
+        #expect(kept.byID == [1: 1, 3: 3])
+        #expect(changed.byID == [1: 1, 3: 3, 9: 9])
+        let sums = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { kept.byID.values.reduce(0, +) } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(sums == Array(repeating: 4, count: 8))
+    }
 }
