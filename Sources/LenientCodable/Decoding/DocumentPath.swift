@@ -72,7 +72,7 @@ struct DocumentPath: Sendable, CustomStringConvertible {
                 guard node.kind == .object else { throw mismatch(node, expected: [String: Any].self, at: path) }
                 var found: Int?
                 var keyIndex = index + 1
-                while keyIndex < Int(node.end) {
+                while keyIndex < node.containerEnd {
                     if tree.string(at: keyIndex) == name {
                         found = keyIndex + 1
                         break
@@ -91,13 +91,14 @@ struct DocumentPath: Sendable, CustomStringConvertible {
                 path = path.appending(key)
             case .index(let position):
                 guard node.kind == .array else { throw mismatch(node, expected: [Any].self, at: path) }
-                guard position < Int(node.length) else {
+                let count = tree.count(of: index)
+                guard position < count else {
                     throw DecodingError.valueNotFound(
                         Any.self,
                         .init(
                             codingPath: path.appending(index: position).path,
                             debugDescription:
-                                "No element at index \(position) on the path \"\(description)\": the array has \(node.length)."
+                                "No element at index \(position) on the path \"\(description)\": the array has \(count)."
                         ))
                 }
                 var child = index + 1

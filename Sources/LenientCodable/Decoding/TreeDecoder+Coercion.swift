@@ -122,7 +122,8 @@ extension TreeDecoder {
     func isNullish(at index: Int, for type: Any.Type) -> Bool {
         let node = tree[index]
         if node.kind == .null { return true }
-        guard node.kind == .string, options.treatsNullLikeStringsAsNull, node.length <= 12, type != String.self else {
+        guard node.kind == .string, options.treatsNullLikeStringsAsNull, node.shortLength <= 12, type != String.self
+        else {
             return false
         }
         return CoercionRules.isNullLike(tree.string(at: index)) && mayForgive()

@@ -40,7 +40,7 @@ extension TreeDecoder {
             try forEachScalarElement(of: Element.self, at: index, path: path, body)
             return
         }
-        let end = Int(node.end)
+        let end = tree.next(after: index)
         var child = index + 1
         var position = 0
         let box = PathBox(path)
@@ -74,7 +74,7 @@ extension TreeDecoder {
     private func forEachScalarElement<Element: Decodable>(
         of type: Element.Type, at index: Int, path: CodingPathNode, _ body: (Element) -> Void
     ) throws {
-        let end = Int(tree[index].end)
+        let end = tree.next(after: index)
         var child = index + 1
         var position = 0
         let elided = elidesErrorPaths
@@ -181,7 +181,7 @@ extension TreeDecoder {
     func nothingPresent(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         var keys: [String] = []
         var keyIndex = index + 1
-        let end = Int(tree[index].end)
+        let end = tree.next(after: index)
         while keyIndex < end, keys.count < 5 {
             keys.append("\"\(tree.string(at: keyIndex))\"")
             keyIndex = tree.next(after: keyIndex + 1)
@@ -321,7 +321,7 @@ extension Array: LenientCollection where Element: Decodable {
             throw decoder.containerMismatch(
                 node, expected: [Any].self, container: "unkeyed decoding container", path: path.path)
         }
-        return Int(node.length)
+        return decoder.tree.count(of: index)
     }
 
     /// The elements of the array node at `index`, as an array of a scalar type named in the
@@ -371,7 +371,7 @@ extension ContiguousArray: LenientCollection where Element: Decodable {
         -> ContiguousArray<Element>
     {
         var result: ContiguousArray<Element> = []
-        result.reserveCapacity(Int(decoder.tree[index].length))
+        result.reserveCapacity(decoder.tree.count(of: index))
         try decoder.forEachElement(of: Element.self, at: index, path: path) { result.append($0) }
         return result
     }
@@ -392,7 +392,7 @@ extension Set: _LenientDecodingMarker where Element: Decodable {
 
 extension Set: LenientCollection where Element: Decodable {
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
-        var result = Set<Element>(minimumCapacity: Int(decoder.tree[index].length))
+        var result = Set<Element>(minimumCapacity: decoder.tree.count(of: index))
         try decoder.forEachElement(of: Element.self, at: index, path: path) { result.insert($0) }
         return result
     }

@@ -30,13 +30,13 @@ extension TreeDecoder {
         let node = tree[index]
         guard node.kind == .array || node.kind == .object else { return tree.value(at: index) }
         let strategy = settings.keyDecodingStrategy
-        var open = [ContainerConvertingKeys(index: index, node: node, path: path)]
+        var open = [ContainerConvertingKeys(index: index, in: tree, path: path)]
         while true {
             let innermost = open.count - 1
             if let (valueIndex, valuePath) = open[innermost].nextValue(in: tree, strategy: strategy) {
                 let child = tree[valueIndex]
                 if child.kind == .array || child.kind == .object {
-                    open.append(ContainerConvertingKeys(index: valueIndex, node: child, path: valuePath))
+                    open.append(ContainerConvertingKeys(index: valueIndex, in: tree, path: valuePath))
                 } else {
                     open[innermost].append(tree.value(at: valueIndex))
                 }
@@ -69,13 +69,15 @@ private struct ContainerConvertingKeys {
     /// The converted key of the member whose value is being built.
     private var pendingKey = ""
 
-    init(index: Int, node: JSONNode, path: CodingPathNode) {
-        end = Int(node.end)
+    init(index: Int, in tree: JSONTree, path: CodingPathNode) {
+        let node = tree[index]
+        end = tree.next(after: index)
         isObject = node.kind == .object
         self.path = path
         box = PathBox(path)
         next = index + 1
-        if isObject { members.reserveCapacity(Int(node.length)) } else { elements.reserveCapacity(Int(node.length)) }
+        let count = tree.count(of: index)
+        if isObject { members.reserveCapacity(count) } else { elements.reserveCapacity(count) }
     }
 
     /// The node and coding path of the next value to build, past members whose converted key an

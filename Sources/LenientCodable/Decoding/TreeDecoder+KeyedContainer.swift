@@ -69,9 +69,9 @@ extension TreeDecoder {
 
         var allKeys: [Key] {
             let tree = decoder.tree
-            let end = Int(tree[objectIndex].end)
+            let end = tree[objectIndex].containerEnd
             var keys: [Key] = []
-            keys.reserveCapacity(Int(tree[objectIndex].length))
+            keys.reserveCapacity(tree.count(of: objectIndex))
             if let plan {
                 // Mapped properties whose value is present, then the JSON keys nobody maps.
                 for name in plan.mappedPropertyNames {
@@ -249,9 +249,9 @@ extension TreeDecoder {
 
         private static func convertKeys(decoder: TreeDecoder, objectIndex: Int, path: CodingPathNode) -> [String: Int] {
             let tree = decoder.tree
-            let end = Int(tree[objectIndex].end)
+            let end = tree[objectIndex].containerEnd
             var table: [String: Int] = [:]
-            table.reserveCapacity(Int(tree[objectIndex].length))
+            table.reserveCapacity(tree.count(of: objectIndex))
             var keyIndex = objectIndex + 1
             while keyIndex < end {
                 let valueIndex = keyIndex + 1
@@ -985,7 +985,7 @@ extension JSONTree {
     static var null: JSONTree {
         JSONTree(
             nodes: NodeStorage(
-                [JSONNode(kind: .null, flags: 0, depth: 0, offset: 0, length: 4, end: 1)], immortalInput: "null"),
+                [JSONNode(scalar: .null, flags: 0, depth: 0, shortLength: 4, offset: 0)], immortalInput: "null"),
             isJSON5: false)
     }
 }

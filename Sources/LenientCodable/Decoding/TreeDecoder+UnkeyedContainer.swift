@@ -17,7 +17,7 @@ extension TreeDecoder {
         init(decoder: TreeDecoder, arrayIndex: Int, pathBox: PathBox) {
             self.decoder = decoder
             self.pathBox = pathBox
-            self.count = Int(decoder.tree[arrayIndex].length)
+            self.count = decoder.tree.count(of: arrayIndex)
             self.elementIndex = arrayIndex + 1
         }
 

@@ -8,7 +8,7 @@ extension TreeDecoder {
     /// through a nested key) as read.
     func markRead(valueIndex: Int, in objectIndex: Int) {
         guard readKeys != nil else { return }
-        let end = Int(tree[objectIndex].end)
+        let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             let memberEnd = tree.next(after: keyIndex + 1)
@@ -31,7 +31,7 @@ extension TreeDecoder {
         while child < end {
             if tree[child].kind == .object {
                 var keyIndex = child + 1
-                while keyIndex < Int(tree[child].end) {
+                while keyIndex < tree[child].containerEnd {
                     readKeys?.insert(keyIndex)
                     keyIndex = tree.next(after: keyIndex + 1)
                 }
@@ -43,7 +43,7 @@ extension TreeDecoder {
     /// Records the members of an object that the model just decoded from it did not read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
         guard let readKeys else { return }
-        let end = Int(tree[objectIndex].end)
+        let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
         var seen = Set<String>()
         while keyIndex < end {
@@ -93,7 +93,7 @@ extension TreeDecoder.KeyedContainer {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
         let reads = mappedReads(excluding: ownName)
         let tree = decoder.tree
-        let end = Int(tree[objectIndex].end)
+        let end = tree.next(after: objectIndex)
         var members: [(key: String, value: JSONValue)] = []
         var seen = Set<String>()
         var keyIndex = objectIndex + 1
@@ -163,7 +163,7 @@ extension TreeDecoder.KeyedContainer {
     /// longest of the mapping.
     private func unread(in index: Int, reads: MappedReads) -> JSONValue? {
         let tree = decoder.tree
-        let end = Int(tree[index].end)
+        let end = tree.next(after: index)
         func rest(of child: Int) -> JSONValue? {
             if reads.ends.contains(child) { return nil }
             return reads.steps.contains(child) ? unread(in: child, reads: reads) : decoder.sharedJSONValue(at: child)

@@ -110,9 +110,9 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                 node, expected: [String: Any].self, container: "keyed decoding container", path: path.path)
         }
         var result: [String: Member] = [:]
-        result.reserveCapacity(Int(node.length))
+        result.reserveCapacity(tree.count(of: index))
         var keyIndex = index + 1
-        let end = Int(node.end)
+        let end = node.containerEnd
         let box = PathBox(path)
         while keyIndex < end {
             let valueIndex = keyIndex + 1

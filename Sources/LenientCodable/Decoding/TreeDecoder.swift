@@ -269,7 +269,7 @@ final class TreeDecoder: Decoder {
         let node = tree[index]
         guard node.kind == .array || node.kind == .object else { return true }
         guard retryBudget > 0 else { return false }
-        retryBudget -= Int(node.end) - index
+        retryBudget -= node.containerEnd - index
         return true
     }
 
@@ -542,7 +542,7 @@ final class TreeDecoder: Decoder {
     /// level, finds its JSON inside its parent's instead of building the whole subtree again.
     func sharedJSONValue(at index: Int) -> JSONValue {
         if builtValues == nil { builtValues = [:] }
-        if builtValues?[index] == nil { materializedNodes += Int(tree[index].end) - index }
+        if builtValues?[index] == nil { materializedNodes += tree.next(after: index) - index }
         return tree.value(at: index, cache: &builtValues)
     }
 

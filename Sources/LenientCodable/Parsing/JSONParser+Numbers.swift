@@ -126,12 +126,7 @@ extension JSONParser {
 
     @inline(__always)
     private mutating func appendNumber(from start: Int, to end: Int, flags: UInt8) {
-        nodes.append(
-            JSONNode(
-                kind: .number, flags: flags, depth: UInt16(truncatingIfNeeded: depth),
-                offset: UInt32(truncatingIfNeeded: start),
-                length: UInt32(truncatingIfNeeded: end - start),
-                end: UInt32(truncatingIfNeeded: nodes.count + 1)))
+        appendScalar(.number, flags: flags, offset: start, length: end - start)
         position = end
     }
 }

@@ -70,8 +70,7 @@ struct JSONParser {
         try skipWhitespace()
         if options.assumesTopLevelDictionary && atEnd {
             // Foundation reads an empty or blank document as `{}` when it assumes a dictionary.
-            let object = appendNode(.object, offset: position, length: 0)
-            nodes[object].end = UInt32(nodes.count)
+            finish(appendContainer(.object))
             return
         }
         guard !atEnd else {
@@ -93,7 +92,7 @@ struct JSONParser {
 
     /// Parses JSON5's `a: 1, b: 2` as the object `{a: 1, b: 2}`.
     private mutating func parseImplicitTopLevelObject() throws {
-        let object = appendNode(.object, offset: position, length: 0)
+        let object = appendContainer(.object)
         open(object)
         hasImplicitTopLevelObject = true
         try parseMemberKey()
@@ -101,7 +100,7 @@ struct JSONParser {
         // `parseValueTree` returns with the implicit object still open when the input ends.
         openContainer = -1
         depth = 0
-        nodes[object].end = UInt32(nodes.count)
+        finish(object)
     }
 
     // MARK: Values
@@ -123,7 +122,7 @@ struct JSONParser {
                     )
                 }
                 let isObject = current == UInt8(ascii: "{")
-                open(appendNode(isObject ? .object : .array, offset: position, length: 0))
+                open(appendContainer(isObject ? .object : .array))
                 position += 1
                 try skipWhitespace()
                 let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -159,7 +158,7 @@ struct JSONParser {
             afterValue: while true {
                 let container = openContainer
                 guard container >= 0 else { return }
-                nodes.incrementLength(at: container)
+                nodes.countElement(at: container)
                 try skipWhitespace()
                 // JSON5's brace-less top-level object ends with the input, not with a brace.
                 let isImplicit = container == 0 && hasImplicitTopLevelObject
@@ -194,33 +193,49 @@ struct JSONParser {
         }
     }
 
+    /// Appends the node of a string, number or literal whose text is `length` bytes at `offset`.
     @inline(__always)
-    private mutating func appendNode(_ kind: JSONNode.Kind, flags: UInt8 = 0, offset: Int, length: Int) -> Int {
+    mutating func appendScalar(_ kind: JSONNode.Kind, flags: UInt8 = 0, offset: Int, length: Int) {
+        if _fastPath(length < JSONNode.saturated) {
+            nodes.append(JSONNode(scalar: kind, flags: flags, depth: depth, shortLength: length, offset: offset))
+        } else {
+            nodes.append(
+                JSONNode(scalar: kind, flags: flags, depth: depth, shortLength: JSONNode.saturated, offset: offset))
+            nodes.recordLongText(at: offset, length: length)
+        }
+    }
+
+    /// Appends the node of an array or object with no elements yet, and returns its index.
+    @inline(__always)
+    private mutating func appendContainer(_ kind: JSONNode.Kind) -> Int {
         let index = nodes.count
-        nodes.append(
-            JSONNode(
-                kind: kind, flags: flags, depth: UInt16(truncatingIfNeeded: depth),
-                offset: UInt32(truncatingIfNeeded: offset),
-                length: UInt32(truncatingIfNeeded: length),
-                end: UInt32(truncatingIfNeeded: index + 1)))
+        nodes.append(JSONNode(container: kind, depth: depth, link: 0))
         return index
     }
 
     /// Makes the container just appended the innermost open one.
     @inline(__always)
     private mutating func open(_ container: Int) {
-        nodes[container].end = UInt32(truncatingIfNeeded: openContainer &+ 1)
+        nodes[container].position = UInt32(truncatingIfNeeded: openContainer &+ 1)
         openContainer = container
         depth &+= 1
     }
 
-    /// Closes the innermost open container: its `end` becomes the index past its last node.
+    /// Closes the innermost open container: its end becomes the index past its last node.
     @inline(__always)
     private mutating func closeContainer() {
         let container = openContainer
-        openContainer = Int(nodes[container].end) &- 1
+        openContainer = Int(nodes[container].position) &- 1
         depth &-= 1
-        nodes[container].end = UInt32(truncatingIfNeeded: nodes.count)
+        finish(container)
+    }
+
+    /// Records a container's end, the index past its last node, and its element count if its
+    /// node could not count that far.
+    @inline(__always)
+    private mutating func finish(_ container: Int) {
+        nodes[container].position = UInt32(truncatingIfNeeded: nodes.count)
+        if nodes[container].shortLength == JSONNode.saturated { nodes.recordLargeCount(at: container) }
     }
 
     /// Parses an object member's key and the colon after it, leaving the position at the value.
@@ -244,7 +259,7 @@ struct JSONParser {
     private mutating func parseLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws {
         let length = literal.utf8CodeUnitCount
         if position + length <= count, memoryEquals(literal.utf8Start, input.baseAddress! + position, length) {
-            _ = appendNode(kind, offset: position, length: length)
+            appendScalar(kind, offset: position, length: length)
             position += length
             return
         }
@@ -258,7 +273,7 @@ struct JSONParser {
             }
             index += 1
         }
-        _ = appendNode(kind, offset: position, length: length)
+        appendScalar(kind, offset: position, length: length)
         position += length
     }
 
@@ -377,7 +392,7 @@ struct JSONParser {
                 )
             }
         }
-        _ = appendNode(.string, flags: flags, offset: start, length: index - start)
+        appendScalar(.string, flags: flags, offset: start, length: index - start)
         position = index + 1
     }
 
@@ -588,7 +603,7 @@ struct JSONParser {
                 break
             }
         }
-        _ = appendNode(.string, flags: flags, offset: start, length: index - start)
+        appendScalar(.string, flags: flags, offset: start, length: index - start)
         position = index
     }
 

@@ -24,7 +24,7 @@ final class JSONPathIndex {
         // The containers enclosing the current node, innermost last, with the next position in each.
         var stack: [(index: Int, next: Int32)] = []
         for index in 0..<count {
-            while let last = stack.last, Int(tree[last.index].end) <= index { stack.removeLast() }
+            while let last = stack.last, tree.next(after: last.index) <= index { stack.removeLast() }
             if let last = stack.last {
                 parents[index] = Int32(truncatingIfNeeded: last.index)
                 if tree[last.index].kind == .array {

@@ -5,11 +5,11 @@ extension JSONTree {
     /// The index of the value of the first member whose key equals `key`, or `nil`.
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
         }
         return nil
     }
@@ -32,15 +32,15 @@ extension JSONTree {
         let hash = KeySummary.hash(key)
         guard !cursor.exactKeys.keysBefore.contains(hash) else {
             // A scan from the first member costs little in an object of a few members (a model's).
-            if nodes[objectIndex].length <= MemberIndex.threshold { return findMember(in: objectIndex, key: key) }
+            if nodes[objectIndex].shortLength <= MemberIndex.threshold { return findMember(in: objectIndex, key: key) }
             return findExactMemberPastSummary(in: objectIndex, key: key, hash: hash, cursor: cursor)
         }
         let keyIndex = max(cursor.exactKeys.nextKey, objectIndex + 1)
-        if keyIndex < Int(nodes[objectIndex].end) && stringEquals(at: keyIndex, key) {
+        if keyIndex < nodes[objectIndex].containerEnd && stringEquals(at: keyIndex, key) {
             // The usual case, inlined where keys are looked up: the model asks for the member
             // that follows the last one.
             cursor.exactKeys.keysBefore.insert(hash)
-            cursor.exactKeys.nextKey = Int(nodes[keyIndex + 1].end)
+            cursor.exactKeys.nextKey = next(after: keyIndex + 1)
             return keyIndex + 1
         }
         return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
@@ -62,7 +62,7 @@ extension JSONTree {
         var scanned = 0
         while keyIndex < place && scanned < MemberIndex.threshold {
             if stringEquals(at: keyIndex, key) { return keyIndex + 1 }
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
             scanned += 1
         }
         if keyIndex < place || cursor.exactKeyIndex != nil {
@@ -75,7 +75,7 @@ extension JSONTree {
         // without moving the place (a model that asks out of order keeps it where its next keys
         // are); further on, the search that moves the place to the match, so that reading a large
         // object in order stays linear however its keys hash.
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var afterIndex = place
         var scannedAfter = 0
         while afterIndex < end {
@@ -83,7 +83,7 @@ extension JSONTree {
                 return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
             }
             if stringEquals(at: afterIndex, key) { return afterIndex + 1 }
-            afterIndex = Int(nodes[afterIndex + 1].end)
+            afterIndex = next(after: afterIndex + 1)
             scannedAfter += 1
         }
         return nil
@@ -108,11 +108,11 @@ extension JSONTree {
         in objectIndex: Int, after cursor: inout MemberCursor, hash: UInt8, matches: (Int) -> Bool,
         hashOfKey: (Int) -> UInt8?
     ) -> Int? {
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = max(cursor.nextKey, objectIndex + 1)
         var keysBefore = cursor.keysBefore
         while keyIndex < end {
-            let next = Int(nodes[keyIndex + 1].end)
+            let next = next(after: keyIndex + 1)
             if matches(keyIndex) {
                 keysBefore.insert(hash)
                 cursor = MemberCursor(nextKey: next, keysBefore: keysBefore)
@@ -169,7 +169,7 @@ extension JSONTree {
     /// is shorter.
     func element(_ position: Int, of arrayIndex: Int) -> Int? {
         let node = nodes[arrayIndex]
-        guard node.kind == .array, position >= 0, position < Int(node.length) else { return nil }
+        guard node.kind == .array, position >= 0, position < count(of: arrayIndex) else { return nil }
         var child = arrayIndex + 1
         for _ in 0..<position { child = next(after: child) }
         return child
@@ -195,7 +195,7 @@ extension JSONTree {
     /// case and separators, or `nil` (also when the node is not an object).
     func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             let node = nodes[keyIndex]
@@ -204,7 +204,7 @@ extension JSONTree {
                 ? JSONTree.looselyEqual(Array(string(at: keyIndex).utf8), key)
                 : JSONTree.looselyEqual(bytes(of: node), key)
             if matches { return keyIndex }
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
         }
         return nil
     }
@@ -233,7 +233,7 @@ extension JSONTree {
     /// The loose summary of an object's member keys.
     func looseKeySummary(of objectIndex: Int) -> LooseKeySummary {
         var summary = LooseKeySummary()
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             let node = nodes[keyIndex]
@@ -242,7 +242,7 @@ extension JSONTree {
                 return LooseKeySummary.everything
             }
             summary.insert(bytes(of: node))
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
         }
         return summary
     }

@@ -8,11 +8,11 @@ extension JSONTree {
     /// ASCII keys are compared as they are converted, byte by byte, with no `String` built; the
     /// others go through the exact conversion.
     func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             if snakeCaseKey(at: keyIndex, matches: key) { return keyIndex + 1 }
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
         }
         return nil
     }
@@ -24,7 +24,7 @@ extension JSONTree {
     /// the call, as in ``findMember(in:key:cursor:)``.
     func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
         guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeys.keysBefore.contains(hash) else {
-            if nodes[objectIndex].length <= MemberIndex.threshold {
+            if nodes[objectIndex].shortLength <= MemberIndex.threshold {
                 return findMemberFromSnakeCase(in: objectIndex, key: key)
             }
             return findSnakeCaseMemberPastSummary(in: objectIndex, key: key, cursor: cursor)
@@ -61,7 +61,7 @@ extension JSONTree {
         var scanned = 0
         while keyIndex < place && scanned < MemberIndex.threshold {
             if snakeCaseKey(at: keyIndex, matches: key) { return keyIndex + 1 }
-            keyIndex = Int(nodes[keyIndex + 1].end)
+            keyIndex = next(after: keyIndex + 1)
             scanned += 1
         }
         if keyIndex < place || cursor.snakeCaseKeyIndex != nil {
@@ -72,7 +72,7 @@ extension JSONTree {
         }
         // None before the place: the members from it on, the place moving to a match past the
         // next `MemberIndex.threshold` of them, as for exact keys.
-        let end = Int(nodes[objectIndex].end)
+        let end = nodes[objectIndex].containerEnd
         var afterIndex = place
         var scannedAfter = 0
         while afterIndex < end {
@@ -81,11 +81,11 @@ extension JSONTree {
                     // A key whose ends are not ASCII has no hash: the summary then holds everything.
                     var keysBefore = cursor.snakeCaseKeys.keysBefore
                     keysBefore.insertEverything()
-                    cursor.snakeCaseKeys = MemberCursor(nextKey: Int(nodes[afterIndex + 1].end), keysBefore: keysBefore)
+                    cursor.snakeCaseKeys = MemberCursor(nextKey: next(after: afterIndex + 1), keysBefore: keysBefore)
                 }
                 return afterIndex + 1
             }
-            afterIndex = Int(nodes[afterIndex + 1].end)
+            afterIndex = next(after: afterIndex + 1)
             scannedAfter += 1
         }
         return nil

@@ -6,20 +6,28 @@
 
  Every JSON value is one node; an object's member is two nodes, its key (a string node) and then
  its value. A container's node is followed by the nodes of its elements, and records the index
- just past its last descendant (`end`), so that skipping a value is one load. Strings and numbers
- are not converted while parsing: their node holds the byte range of their text, and flags that
- say whether the slow conversion paths are needed (escapes in a string, a fraction or exponent in
- a number).
+ just past its last descendant (its end), so that skipping a value is one load. Strings and
+ numbers are not converted while parsing: their node holds the byte range of their text, and
+ flags that say whether the slow conversion paths are needed (escapes in a string, a fraction or
+ exponent in a number).
 
- Each node is 16 bytes:
+ Each node is 8 bytes, two 32-bit words:
 
-     kind   UInt8    null, true, false, number, string, array, object
-     flags  UInt8    string: hasEscapes, json5 (single-quoted or unquoted); number: isInteger, json5
-     depth  UInt16   how many containers enclose the value (0 for the top-level value)
-     offset UInt32   scalars: the first byte of the text (for strings, just after the quote)
-     length UInt32   scalars: the byte length of the text; containers: the number of elements
-                     (members for objects)
-     end    UInt32   the index of the first node after this value and its descendants
+     header    bits 0–2    kind: null, true, false, number, string, array, object
+               bits 3–5    flags: string: hasEscapes, json5 (single-quoted or unquoted);
+                           number: isInteger, json5
+               bits 6–15   depth: how many containers enclose the value (0 for the top level;
+                           at most 512, the nesting limit)
+               bits 16–31  scalars: the byte length of the text; containers: the number of
+                           elements (members for objects). 0xFFFF stands for 65 535 or more: the
+                           exact figure is in the storage's side table (``NodeStorage``)
+     position              scalars: the first byte of the text (for strings, just after the
+                           quote); containers: the index of the first node after the container
+                           and its descendants (a scalar's is always its own index plus one)
+
+ A small object's tree is about twice the size of its text with these nodes (a 45-byte object
+ of three members is seven nodes), which is what the memory a large document's decode needs
+ mostly depends on.
 
  Worked example. The 28-byte input
 
@@ -29,14 +37,14 @@
 
  becomes seven nodes:
 
-     index  kind    flags       offset  length  end
-     0      object              0       2       7     two members
-     1      string              2       2       2     "id"
-     2      number  isInteger   6       1       3     7
-     3      string              9       4       4     "tags"
-     4      array               15      2       7     two elements
-     5      string  hasEscapes  17      3       6     "a\n" (3 raw bytes: a, backslash, n)
-     6      null                22      4       7
+     index  kind    flags       depth  length  position
+     0      object              0      2       7     two members; ends before node 7
+     1      string              1      2       2     "id"
+     2      number  isInteger   1      1       6     7
+     3      string              1      4       9     "tags"
+     4      array               1      2       7     two elements; ends before node 7
+     5      string  hasEscapes  2      3       17    "a\n" (3 raw bytes: a, backslash, n)
+     6      null                2      4       22
 
  Offsets are 32-bit: documents of 4 GiB or more are refused with `JSONParseError.inputTooLarge`.
  */
@@ -55,17 +63,71 @@ struct JSONNode {
     /// (whose escapes follow JSON5's rules), or a hexadecimal, signed, dotted or named number.
     static let json5: UInt8 = 4
 
-    var kind: Kind
-    var flags: UInt8
-    /// How many containers enclose the value; the whole decode's nesting budget counts from it
-    /// when a value's text is parsed again (JSON in a string, JSON a hook returned).
-    var depth: UInt16
-    var offset: UInt32
-    var length: UInt32
-    var end: UInt32
+    /// The length or count that stands for "this or more: see the side table".
+    static let saturated = 0xFFFF
+
+    /// Kind, flags, depth and the short length or count; see the format description above.
+    private var header: UInt32
+    /// Scalars: the offset of the text. Containers: the index just past the last descendant;
+    /// while the parser has the container open, the index of the container around it plus one.
+    var position: UInt32
+
+    /// A string, number or literal whose text is at `offset`, `shortLength` bytes long, or
+    /// ``saturated`` for a longer one.
+    @inline(__always)
+    init(scalar kind: Kind, flags: UInt8, depth: Int, shortLength: Int, offset: Int) {
+        header =
+            UInt32(kind.rawValue) | UInt32(truncatingIfNeeded: flags) << 3
+            | UInt32(truncatingIfNeeded: depth) << 6
+            | UInt32(truncatingIfNeeded: shortLength) << 16
+        position = UInt32(truncatingIfNeeded: offset)
+    }
+
+    /// An array or object with no elements yet, whose `position` is `link`.
+    @inline(__always)
+    init(container kind: Kind, depth: Int, link: Int) {
+        header = UInt32(kind.rawValue) | UInt32(truncatingIfNeeded: depth) << 6
+        position = UInt32(truncatingIfNeeded: link)
+    }
 
     @inline(__always)
-    func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
+    var kind: Kind {
+        // The low three bits are only ever written from a `Kind`'s raw value (the initializers
+        // above), so they always hold one of its seven cases.
+        unsafeBitCast(UInt8(truncatingIfNeeded: header) & 7, to: Kind.self)
+    }
+
+    @inline(__always)
+    var isContainer: Bool { header & 7 >= UInt32(Kind.array.rawValue) }
+
+    @inline(__always)
+    func has(_ flag: UInt8) -> Bool { (header >> 3) & UInt32(flag) != 0 }
+
+    /// How many containers enclose the value.
+    @inline(__always)
+    var depth: Int { Int((header >> 6) & 0x3FF) }
+
+    /// A scalar's text length or a container's element count, up to ``saturated``.
+    @inline(__always)
+    var shortLength: Int { Int(header >> 16) }
+
+    /// A scalar's first byte of text.
+    @inline(__always)
+    var offset: Int { Int(position) }
+
+    /// A container's end: the index just past its last descendant. Only for an array or
+    /// object; ``JSONTree/next(after:)`` reads any node's.
+    @inline(__always)
+    var containerEnd: Int {
+        assert(isContainer, "containerEnd of a scalar node")
+        return Int(position)
+    }
+
+    /// Counts one more element of a container, up to ``saturated``.
+    @inline(__always)
+    mutating func countElement() {
+        if header < UInt32(JSONNode.saturated) << 16 { header &+= 1 << 16 }
+    }
 }
 
 /// A parsed document: the input bytes and the nodes that index them.
@@ -89,16 +151,34 @@ struct JSONTree {
     /// The raw bytes of a scalar node's text.
     @inline(__always)
     func bytes(of node: JSONNode) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: input[Int(node.offset)..<Int(node.offset) + Int(node.length)])
+        UnsafeBufferPointer(rebasing: input[node.offset..<node.offset + textLength(of: node)])
+    }
+
+    /// The byte length of a scalar node's text.
+    @inline(__always)
+    func textLength(of node: JSONNode) -> Int {
+        let length = node.shortLength
+        return length < JSONNode.saturated ? length : nodes.longTextLength(at: node.offset)
+    }
+
+    /// The number of elements of an array, or of members of an object, at `index`.
+    @inline(__always)
+    func count(of index: Int) -> Int {
+        let count = nodes[index].shortLength
+        return count < JSONNode.saturated ? count : nodes.largeCount(at: index)
     }
 
     /// The index of the first element of a container, or of the first member's key of an object.
     @inline(__always)
     func firstChild(of index: Int) -> Int { index + 1 }
 
-    /// The index of the value that follows the one at `index` in its container.
+    /// The index of the value that follows the one at `index` in its container: past a
+    /// container's descendants, or the next node after a scalar.
     @inline(__always)
-    func next(after index: Int) -> Int { Int(nodes[index].end) }
+    func next(after index: Int) -> Int {
+        let node = nodes[index]
+        return node.isContainer ? node.containerEnd : index &+ 1
+    }
 }
 
 // MARK: - Strings
@@ -143,8 +223,12 @@ extension JSONTree {
     func stringEquals(at index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         let node = nodes[index]
         if !node.has(JSONNode.hasEscapes) {
-            guard Int(node.length) == other.count else { return false }
-            return memoryEquals(input.baseAddress! + Int(node.offset), other.baseAddress, other.count)
+            // A key the parser measured in full (under 64 KiB, as every key a model asks for is)
+            // needs no look at the side table.
+            guard node.shortLength == other.count || other.count >= JSONNode.saturated,
+                textLength(of: node) == other.count
+            else { return false }
+            return memoryEquals(input.baseAddress! + node.offset, other.baseAddress, other.count)
         }
         return stringEqualsSlowPath(at: index, other)
     }
@@ -214,7 +298,7 @@ extension JSONTree {
         let node = nodes[index]
         guard node.kind == .array || node.kind == .object else { return scalarValue(at: index) }
         if let cached = cache?[index] { return cached }
-        var open = [ContainerUnderConstruction(index: index, node: node)]
+        var open = [ContainerUnderConstruction(index: index, in: self)]
         while true {
             let innermost = open.count - 1
             if let valueIndex = open[innermost].nextValueIndex(in: self) {
@@ -224,7 +308,7 @@ extension JSONTree {
                 } else if let cached = cache?[valueIndex] {
                     open[innermost].append(cached)
                 } else {
-                    open.append(ContainerUnderConstruction(index: valueIndex, node: child))
+                    open.append(ContainerUnderConstruction(index: valueIndex, in: self))
                 }
                 continue
             }
@@ -263,12 +347,14 @@ private struct ContainerUnderConstruction {
     /// The key of the member whose value is being built.
     private var pendingKey = ""
 
-    init(index: Int, node: JSONNode) {
+    init(index: Int, in tree: JSONTree) {
         self.index = index
-        end = Int(node.end)
+        let node = tree[index]
+        end = node.containerEnd
         isObject = node.kind == .object
         next = index + 1
-        if isObject { members.reserveCapacity(Int(node.length)) } else { elements.reserveCapacity(Int(node.length)) }
+        let count = tree.count(of: index)
+        if isObject { members.reserveCapacity(count) } else { elements.reserveCapacity(count) }
     }
 
     /// The node of the next value to build, past members whose key an earlier member had; `nil`

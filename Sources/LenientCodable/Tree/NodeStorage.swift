@@ -29,6 +29,11 @@ final class NodeStorage {
     private(set) var isInputBorrowed = true
     /// Whether `input` was allocated by this storage, which frees it.
     private var ownsInput = false
+    /// The byte lengths of texts too long for their node (``JSONNode/saturated`` or more), by
+    /// the text's offset. Written while parsing only, like the nodes.
+    private var longTextLengths: [Int: Int] = [:]
+    /// The element counts of containers too large for their node, by the container's index.
+    private var largeCounts: [Int: Int] = [:]
 
     /// A storage for the nodes of a document whose bytes are borrowed from `input`.
     init(capacity: Int, input: UnsafeBufferPointer<UInt8>) {
@@ -97,9 +102,51 @@ final class NodeStorage {
         return memory.bindMemory(to: JSONNode.self, capacity: capacity)
     }
 
-    /// Adds one to a container's element count.
+    /// Adds one to a container's element count, which a node holds up to ``JSONNode/saturated``.
     @inline(__always)
-    func incrementLength(at index: Int) {
-        base[index].length &+= 1
+    func countElement(at index: Int) {
+        base[index].countElement()
+    }
+
+    /// Records the length of a text that its node cannot hold.
+    @inline(never)
+    func recordLongText(at offset: Int, length: Int) {
+        longTextLengths[offset] = length
+    }
+
+    /// The length of a text whose node says ``JSONNode/saturated``.
+    @inline(never)
+    func longTextLength(at offset: Int) -> Int {
+        guard let length = longTextLengths[offset] else {
+            preconditionFailure("No recorded length for the long text at \(offset)")
+        }
+        return length
+    }
+
+    /// Records the element count of the container at `index`, once it is closed, if its node
+    /// could not count that far: counted from its children, once.
+    @inline(never)
+    func recordLargeCount(at index: Int) {
+        let end = base[index].containerEnd
+        let isObject = base[index].kind == .object
+        var count = 0
+        var child = index + 1
+        while child < end {
+            // An object's member is its key, then its value.
+            if isObject { child += 1 }
+            let node = base[child]
+            child = node.isContainer ? node.containerEnd : child + 1
+            count += 1
+        }
+        largeCounts[index] = count
+    }
+
+    /// The element count of a container whose node says ``JSONNode/saturated``.
+    @inline(never)
+    func largeCount(at index: Int) -> Int {
+        guard let count = largeCounts[index] else {
+            preconditionFailure("No recorded count for the container at \(index)")
+        }
+        return count
     }
 }
