@@ -54,8 +54,10 @@
 /// Under other decoders and encoders it is an ordinary property: it decodes from the object at
 /// its own key (empty when that key is missing or `null`) and encodes as an object there.
 /// It is collected when decoded through its static type — a synthesized conformance, or
-/// `container.decode(UnknownKeys.self, forKey:)` in your own `init(from:)`; declare it
-/// non-optional.
+/// `container.decode(UnknownKeys.self, forKey:)` in your own `init(from:)`. A property declared
+/// optional (`var extras: UnknownKeys?`) is collected too, and is `nil` when there is nothing to
+/// keep; the encoders write nothing for `nil`, whatever their `nilEncodingStrategy`, so that
+/// `nil` and the kept members both come back.
 public struct UnknownKeys: Sendable, Hashable {
     /// The members, in order.
     public var members: JSONObject
@@ -175,5 +177,47 @@ extension KeyedDecodingContainer {
             return collect(key.stringValue)
         }
         return try decodeIfPresent(UnknownKeys.self, forKey: key) ?? UnknownKeys()
+    }
+
+    /// Decodes an optional ``UnknownKeys`` property: as ``decode(_:forKey:)`` does, and `nil`
+    /// when there is nothing to keep.
+    ///
+    /// Synthesized conformances call it for a property declared `var extras: UnknownKeys?`.
+    ///
+    /// - Parameters:
+    ///   - type: ``UnknownKeys``.
+    ///   - key: The property's key.
+    /// - Returns: The members, or `nil` when there are none.
+    /// - Throws: `DecodingError.typeMismatch` when, under another decoder, the value at the key is
+    ///   not an object.
+    public func decodeIfPresent(_ type: UnknownKeys.Type, forKey key: Key) throws -> UnknownKeys? {
+        if let decoder = try? superDecoder() as? TreeDecoder, let collect = decoder.unknownKeysCollector {
+            let members = collect(key.stringValue)
+            return members.isEmpty ? nil : members
+        }
+        return try decodeIfPresentAsDeclared(type, forKey: key)
+    }
+
+    /// The container's own `decodeIfPresent`, which the overload above stands in front of.
+    private func decodeIfPresentAsDeclared<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decodeIfPresent(type, forKey: key)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes an optional ``UnknownKeys`` property: its members when there is a value (under
+    /// ``LenientJSONEncoder``, into the enclosing object), and nothing for `nil`, whatever the
+    /// encoder's `nilEncodingStrategy`: `nil` means no members, never a `null` under the
+    /// property's key.
+    ///
+    /// Synthesized conformances call it for a property declared `var extras: UnknownKeys?`.
+    ///
+    /// - Parameters:
+    ///   - value: The members, or `nil`.
+    ///   - key: The property's key.
+    /// - Throws: What the encoder throws.
+    public mutating func encodeIfPresent(_ value: UnknownKeys?, forKey key: Key) throws {
+        guard let value else { return }
+        try encode(value, forKey: key)
     }
 }

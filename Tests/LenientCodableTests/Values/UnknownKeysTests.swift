@@ -165,4 +165,43 @@ import Testing
         #expect(UnknownKeys(JSONObject([(key: "b", value: "two")])) == extras)
         #expect(Set([extras, copy]).count == 2)
     }
+
+    struct OptionalExtras: Codable, Equatable {
+        var a = 0
+        var extras: UnknownKeys?
+    }
+
+    @Test(arguments: [LenientJSONEncoder.NilEncodingStrategy.omitKey, .writeNull])
+    func anOptionalPropertyIsCollectedAndComesBack(_ nilStrategy: LenientJSONEncoder.NilEncodingStrategy) throws {
+        let encoder = LenientJSONEncoder()
+        encoder.nilEncodingStrategy = nilStrategy
+        encoder.outputFormatting = .sortedKeys
+        for options in Self.modes {
+            let decoder = LenientJSONDecoder(options: options)
+            // A member named like the property is an unknown key like any other.
+            let kept = try decoder.decode(OptionalExtras.self, from: #"{"a":1,"extras":{"b":2},"c":3}"#)
+            #expect(kept.extras == ["extras": ["b": 2], "c": 3])
+            let written = try encoder.encode(kept)
+            #expect(String(decoding: written, as: UTF8.self) == #"{"a":1,"c":3,"extras":{"b":2}}"#)
+            #expect(try decoder.decode(OptionalExtras.self, from: written) == kept)
+
+            // Nothing to keep: `nil`, written as nothing, whatever the nil strategy.
+            let none = try decoder.decode(OptionalExtras.self, from: #"{"a":1}"#)
+            #expect(none.extras == nil)
+            let (value, report) = try decoder.decodeWithReport(OptionalExtras.self, from: try encoder.encode(none))
+            #expect(String(decoding: try encoder.encode(none), as: UTF8.self) == #"{"a":1}"#)
+            #expect(value == none)
+            #expect(report.isEmpty)
+        }
+        // Under Foundation's coders it is an ordinary optional property at its own key.
+        let foundation = try JSONDecoder().decode(
+            OptionalExtras.self, from: Data(#"{"a":1,"extras":{"b":2},"c":3}"#.utf8))
+        #expect(foundation.extras == ["b": 2])
+        #expect(try JSONDecoder().decode(OptionalExtras.self, from: Data(#"{"a":1}"#.utf8)).extras == nil)
+        let foundationEncoder = JSONEncoder()
+        foundationEncoder.outputFormatting = .sortedKeys
+        #expect(
+            String(decoding: try foundationEncoder.encode(foundation), as: UTF8.self) == #"{"a":1,"extras":{"b":2}}"#)
+        #expect(String(decoding: try foundationEncoder.encode(OptionalExtras(a: 1)), as: UTF8.self) == #"{"a":1}"#)
+    }
 }
