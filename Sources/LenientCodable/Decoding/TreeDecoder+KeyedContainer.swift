@@ -116,6 +116,7 @@ extension TreeDecoder {
             if let index {
                 decoder.keysFound &+= 1
                 if decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
+                if decoder.logsCalls { decoder.logCall(at: index) }
             }
             return index
         }
@@ -340,15 +341,26 @@ extension TreeDecoder {
         private func decodeFoundValueLeniently<T>(
             _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            let path = pathBox.appending(key)
-            if decoder.isNullish(at: index, for: T.self) {
-                return try nullValue(T.self, at: index, path: path, body)
+            if decoder.isCaught(TreeDecoder.ProbeCall(node: index, missingKey: nil, type: ObjectIdentifier(T.self))) {
+                return try decoder.answeringAsFoundation {
+                    try decodeFoundValueLeniently(type, at: index, forKey: key, body)
+                }
             }
-            let mark = decoder.reportMark
+            let path = pathBox.appending(key)
             do {
-                return try body(decoder, index, path)
-            } catch  where decoder.options.defaultsInvalidValues {
-                return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
+                if decoder.isNullish(at: index, for: T.self) {
+                    return try nullValue(T.self, at: index, path: path, body)
+                }
+                let mark = decoder.reportMark
+                do {
+                    return try body(decoder, index, path)
+                } catch  where decoder.options.defaultsInvalidValues {
+                    return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
+                }
+            } catch {
+                // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
+                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                throw error
             }
         }
 
@@ -388,8 +400,12 @@ extension TreeDecoder {
 
         @inline(never)
         private func missingValue<T>(_ type: T.Type, forKey key: Key) throws -> T {
-            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self), decoder.mayForgive()
+            let call = TreeDecoder.ProbeCall(
+                node: objectIndex, missingKey: key.stringValue, type: ObjectIdentifier(T.self))
+            guard decoder.options.defaultsMissingValues, let value = defaultValue(of: T.self), !decoder.isCaught(call),
+                decoder.mayForgive()
             else {
+                decoder.recordFailedCall(call)
                 throw keyNotFound(key)
             }
             decoder.missingValuesDefaulted &+= 1
@@ -456,16 +472,27 @@ extension TreeDecoder {
             let kind = decoder.tree[index].kind
             if kind == .null { return nil }
             guard decoder.isLenient else { return try body(decoder, index, path) }
-            if kind == .string, decoder.isNullish(at: index, for: T.self) {
-                nullishOptional(decoder: decoder, at: index, path: path)
-                return nil
+            // Known as a call for `T`: whether it reads `T` or `T?` makes no difference to a probe.
+            if decoder.isCaught(TreeDecoder.ProbeCall(node: index, missingKey: nil, type: ObjectIdentifier(T.self))) {
+                return try decoder.answeringAsFoundation {
+                    try decodeFoundOptional(type, decoder: decoder, index: index, path: path, body)
+                }
             }
-            let mark = decoder.reportMark
             do {
-                return try body(decoder, index, path)
-            } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
-                invalidOptional(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
-                return nil
+                if kind == .string, decoder.isNullish(at: index, for: T.self) {
+                    nullishOptional(decoder: decoder, at: index, path: path)
+                    return nil
+                }
+                let mark = decoder.reportMark
+                do {
+                    return try body(decoder, index, path)
+                } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
+                    invalidOptional(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+                    return nil
+                }
+            } catch {
+                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                throw error
             }
         }
 

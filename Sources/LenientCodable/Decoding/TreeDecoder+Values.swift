@@ -256,6 +256,8 @@ extension TreeDecoder {
         if let error = foundationFailure(of: T.self, at: index) { throw error }
         let before = refusals
         let mark = reportMark
+        modelLevel &+= 1
+        defer { modelLevel &-= 1 }
         do {
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
@@ -289,14 +291,19 @@ extension TreeDecoder {
         let before = refusals
         let work = containersMade
         inFoundationPass = true
+        modelLevel &+= 1
+        defer { modelLevel &-= 1 }
         do {
             let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
             inFoundationPass = false
+            if logsCalls { endCallLog(passFailed: false) }
             return value
         } catch {
             inFoundationPass = false
             // A value that was not decoded leaves nothing in the report (a probe's `try?`).
             rollbackReport(to: mark)
+            // The second pass answers the probes the model went on after as this one did.
+            if logsCalls { endCallLog(passFailed: refusals != before) }
             guard refusals != before else { throw error }
             rememberFoundationFailure(of: T.self, at: index, error)
             // Paid for even when the budget runs out here: the types inside then take one pass.

@@ -61,6 +61,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
         @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
         @exclusivity(unchecked) var failedNodes: [UInt64] = []
+        @exclusivity(unchecked) var callLog: [LoggedCall] = []
+        @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
+        @exclusivity(unchecked) var caughtCalls: Set<ProbeCall> = []
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -145,6 +148,30 @@ final class TreeDecoder: Decoder {
     /// Foundation's answers. Only when that pass fails after something was refused does the type
     /// decode again with forgiveness, and the types inside take passes of their own.
     @exclusivity(unchecked) var inFoundationPass = false
+    /// How many types' `init(from:)` are running in `.lenient`: the level a failed call was made
+    /// from (see TreeDecoder+Probes.swift).
+    @exclusivity(unchecked) var modelLevel = 0
+    /// Whether a failed pass left calls to answer as Foundation would (``caughtCalls``).
+    @exclusivity(unchecked) var hasCaughtCalls = false
+    /// Whether the Foundation-like pass under way logs the calls through containers: from its
+    /// first failed call on (see TreeDecoder+Probes.swift).
+    @exclusivity(unchecked) var logsCalls = false
+    /// The calls the pass under way logged, in order.
+    var callLog: [LoggedCall] {
+        get { occasionalState?.callLog ?? [] }
+        _modify { yield &occasional.callLog }
+    }
+    /// For each level of model, the index in ``callLog`` of its last logged call.
+    var lastLoggedAtLevel: [Int?] {
+        get { occasionalState?.lastLoggedAtLevel ?? [] }
+        _modify { yield &occasional.lastLoggedAtLevel }
+    }
+    /// The calls that a failed pass's model went on after: its second pass answers them as
+    /// Foundation would.
+    var caughtCalls: Set<ProbeCall> {
+        get { occasionalState?.caughtCalls ?? [] }
+        _modify { yield &occasional.caughtCalls }
+    }
     /// How many times forgiveness was refused in Foundation-like passes so far: a pass that
     /// fails without one would fail the same way with forgiveness.
     @exclusivity(unchecked) var refusals = 0
@@ -637,6 +664,17 @@ extension TreeDecoder: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // The decoder already points at this value: decode it in place, with no new path entry.
-        try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true)
+        guard isLenient else { return try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true) }
+        if isCaught(ProbeCall(node: nodeIndex, missingKey: nil, type: ObjectIdentifier(T.self))) {
+            return try answeringAsFoundation { try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true) }
+        }
+        if logsCalls { logCall(at: nodeIndex) }
+        do {
+            return try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true)
+        } catch {
+            // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
+            recordFailedCall(ProbeCall(node: nodeIndex, missingKey: nil, type: ObjectIdentifier(T.self)))
+            throw error
+        }
     }
 }

@@ -1,0 +1,124 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+/*
+ Probes that a type's second pass must answer as its first did.
+
+ A type decodes first as Foundation would (``TreeDecoder/inFoundationPass``); only when that pass
+ fails does it decode again with forgiveness. A model that probes — `if let flag = try?
+ c.decode(Bool.self, forKey: .v) … else …` — took Foundation's branch in the first pass; if the
+ pass then failed on another property (`"n": "5"`), the second pass would forgive the probe too
+ (`1` as `true`) and take the other branch. So once a call through a container fails in a first
+ pass, the pass logs every call that follows, with the level of model it is made from (how many
+ `init(from:)` are running), and when the pass fails, looks at each failed call:
+
+ - a call followed by another call at the same or a deeper level was caught: the model went on
+   after it; the others are the chain of the failure that ended the pass;
+ - a caught call for a missing key, or for a value that a later call then read without failing
+   (another branch at the same value), is answered as Foundation did in the second pass: the probe
+   fails again and the model takes the same branch, nothing made up;
+ - a caught call for a value no other call read (`child = try? c.decode(Child.self, forKey:
+   .child)`, or probes that all failed) is forgiven in the second pass, as any value is: answering
+   as Foundation would lose the value without a word in the report.
+
+ A call is known by the value's node and the type asked for, or, for a missing key, by its object
+ and the key.
+ */
+
+extension TreeDecoder {
+    /// A call through a container, as a probe's identity: the node of the value and the type asked
+    /// for; for a missing key, the object's node and the key.
+    struct ProbeCall: Hashable {
+        let node: Int
+        let missingKey: String?
+        let type: ObjectIdentifier
+    }
+
+    /// A call logged in a Foundation-like pass once a call failed: a failed call, or one that read
+    /// its value (`failed` is `nil`); and the level of model it was made from.
+    struct LoggedCall {
+        let node: Int
+        var failed: ProbeCall?
+        let level: Int
+    }
+
+    /// Logs, in a Foundation-like pass, that a call failed; the calls after it are logged too.
+    @inline(never)
+    func recordFailedCall(_ call: ProbeCall) {
+        guard inFoundationPass else { return }
+        let level = modelLevel
+        // The call found its value and was logged then: it is the last logged at its level.
+        if level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level], callLog[index].node == call.node,
+            callLog[index].failed == nil
+        {
+            callLog[index].failed = call
+            lastLoggedAtLevel[level] = nil
+            return
+        }
+        callLog.append(LoggedCall(node: call.node, failed: call, level: level))
+        logsCalls = true
+    }
+
+    /// Logs that a call found the value at `node`, once a call of the pass under way failed.
+    @inline(never)
+    func logCall(at node: Int) {
+        guard inFoundationPass else { return }
+        let level = modelLevel
+        if level >= lastLoggedAtLevel.count {
+            lastLoggedAtLevel.append(contentsOf: repeatElement(nil, count: level + 1 - lastLoggedAtLevel.count))
+        }
+        lastLoggedAtLevel[level] = callLog.count
+        callLog.append(LoggedCall(node: node, failed: nil, level: level))
+    }
+
+    /// Ends the log of a first pass; when it failed, keeps the calls its second pass answers as
+    /// Foundation did (see the top of this file).
+    @inline(never)
+    func endCallLog(passFailed: Bool) {
+        logsCalls = false
+        guard !callLog.isEmpty else { return }
+        if passFailed {
+            var deepestLater = Int.min
+            var nodesReadLater = Set<Int>()
+            for entry in callLog.reversed() {
+                if let call = entry.failed {
+                    if deepestLater >= entry.level, call.missingKey != nil || nodesReadLater.contains(entry.node) {
+                        caughtCalls.insert(call)
+                        hasCaughtCalls = true
+                    }
+                } else {
+                    nodesReadLater.insert(entry.node)
+                }
+                deepestLater = max(deepestLater, entry.level)
+            }
+        }
+        callLog = []
+        lastLoggedAtLevel = []
+    }
+
+    /// Whether a call was caught in the first pass of a type now in its second (see the top of this file).
+    @inline(__always)
+    func isCaught(_ call: @autoclosure () -> ProbeCall) -> Bool {
+        hasCaughtCalls && !inFoundationPass && caughtCalls.contains(call())
+    }
+
+    /// Runs `body` as the call it stands for ran in a failed Foundation-like pass: nothing forgiven,
+    /// so a probe fails again and the model takes the branch it took then. Nothing it refuses
+    /// counts against a pass, and nothing it logs stays: no pass is under way.
+    @inline(never)
+    func answeringAsFoundation<R>(_ body: () throws -> R) throws -> R {
+        let refusalsBefore = refusals
+        let wasLogging = logsCalls
+        inFoundationPass = true
+        defer {
+            inFoundationPass = false
+            refusals = refusalsBefore
+            logsCalls = wasLogging
+            if !wasLogging {
+                callLog = []
+                lastLoggedAtLevel = []
+            }
+        }
+        return try body()
+    }
+}

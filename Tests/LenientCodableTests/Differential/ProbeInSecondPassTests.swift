@@ -1,0 +1,164 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A type whose own `init(from:)` probes with `try?` and also has a property that needs forgiving: its first,
+/// Foundation-like pass fails on that property, and its second pass, which forgives, must still answer each probe as
+/// Foundation did, so that the model takes Foundation's branch and only the property is forgiven.
+@Suite struct ProbeInSecondPassTests {
+    struct Item: Codable, Equatable {
+        var name: String
+    }
+
+    /// Probes `v` as `Bool`, then `Int`; `n` needs forgiving when it is a string.
+    struct BoolOrInt: Decodable, Equatable {
+        var v: String
+        var n: Int
+        enum CodingKeys: String, CodingKey { case v, n }
+
+        init(v: String, n: Int) {
+            self.v = v
+            self.n = n
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let flag = try? container.decode(Bool.self, forKey: .v) {
+                v = "bool \(flag)"
+            } else {
+                v = "int \(try container.decode(Int.self, forKey: .v))"
+            }
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    /// A list or one item; a number or a string; an optional probe of a value no other call reads; a probe for a
+    /// missing key.
+    struct Shapes: Decodable, Equatable {
+        var items: [Item]
+        var code: String
+        var count: Int?
+        var hasFlag: Bool
+        var n: Int
+        enum CodingKeys: String, CodingKey { case items, code, count, flag, n }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let list = try? container.decode([Item].self, forKey: .items) {
+                items = list
+            } else {
+                items = [try container.decode(Item.self, forKey: .items)]
+            }
+            if let number = try? container.decode(Int.self, forKey: .code) {
+                code = "number \(number)"
+            } else {
+                code = "text " + (try container.decode(String.self, forKey: .code))
+            }
+            count = (try? container.decodeIfPresent(Int.self, forKey: .count)) ?? nil
+            hasFlag = (try? container.decode(Bool.self, forKey: .flag)) != nil
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    /// Goes on past a failed probe of a nested type, then decodes a nested type that probes and fails its own pass.
+    struct Outer: Decodable, Equatable {
+        var optionalInner: BoolOrInt?
+        var inner: BoolOrInt
+        var m: Int
+        enum CodingKeys: String, CodingKey { case optionalInner, inner, m }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            optionalInner = try? container.decode(BoolOrInt.self, forKey: .optionalInner)
+            inner = try container.decode(BoolOrInt.self, forKey: .inner)
+            m = try container.decode(Int.self, forKey: .m)
+        }
+    }
+
+    /// A wrapper that decodes its value through a single value container: a failure inside it is not a probe.
+    struct Wrapped: Decodable, Equatable {
+        var value: Int
+        init(value: Int) { self.value = value }
+        init(from decoder: any Decoder) throws {
+            value = try decoder.singleValueContainer().decode(Int.self)
+        }
+    }
+
+    struct WithWrapped: Decodable, Equatable {
+        var w: Wrapped
+        var n: Int
+    }
+
+    @Test func aProbeTakesFoundationsBranchWhenAnotherPropertyIsForgiven() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            BoolOrInt.self, from: Data(#"{"v":1,"n":"5"}"#.utf8))
+        // Foundation, on the same document with `n` a number, takes the `Int` branch.
+        let foundation = try JSONDecoder().decode(BoolOrInt.self, from: Data(#"{"v":1,"n":5}"#.utf8))
+        #expect(foundation.v == "int 1")
+        #expect(value == BoolOrInt(v: "int 1", n: 5))
+        #expect(report.issues.map(\.path) == ["n"])
+        #expect(report.issues.first?.kind == .coerced)
+    }
+
+    @Test func everyProbeKindKeepsFoundationsAnswer() throws {
+        let json = #"{"items":{"name":"one"},"code":"42","count":"7","n":"5"}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Shapes.self, from: Data(json.utf8))
+        let clean = try JSONDecoder().decode(
+            Shapes.self, from: Data(#"{"items":{"name":"one"},"code":"42","count":"7","n":5}"#.utf8))
+        #expect(clean.items == [Item(name: "one")])
+        #expect(clean.code == "text 42")
+        #expect(clean.count == nil)
+        #expect(!clean.hasFlag)
+        #expect(value.items == clean.items)
+        #expect(value.code == clean.code)
+        // Read by no other call: answering as Foundation would drop "7" unreported; it is forgiven and reported.
+        #expect(value.count == 7)
+        #expect(value.hasFlag == clean.hasFlag)
+        #expect(value.n == 5)
+        #expect(report.issues.map(\.path) == ["count", "n"])
+    }
+
+    @Test func probesThatAllFailAreForgivenAsAnyValueIs() throws {
+        // `v` is neither: no branch reads it in Foundation's terms, so the first probe is forgiven as any value is
+        // (an invalid value takes its type's default), and reported.
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            BoolOrInt.self, from: Data(#"{"v":"x","n":"5"}"#.utf8))
+        #expect(value == BoolOrInt(v: "bool false", n: 5))
+        #expect(report.issues.first?.kind == .defaulted)
+        #expect(report.issues.map(\.path) == ["v", "n"])
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(BoolOrInt.self, from: Data(#"{"v":"x","n":"5"}"#.utf8))
+        }
+    }
+
+    @Test func nestedProbesKeepFoundationsAnswersAndCaughtValuesAreKept() throws {
+        let json = #"{"optionalInner":{"v":true,"n":"6"},"inner":{"v":1,"n":"5"},"m":"7"}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Outer.self, from: Data(json.utf8))
+        #expect(value.inner == BoolOrInt(v: "int 1", n: 5))
+        // Foundation fails `optionalInner` (its `n` is a string) and the model goes on with `nil`; no other call reads
+        // it, so it is forgiven, as a value is, rather than lost.
+        #expect(value.optionalInner == BoolOrInt(v: "bool true", n: 6))
+        #expect(value.m == 7)
+        #expect(report.issues.map(\.path) == ["optionalInner.n", "inner.n", "m"])
+    }
+
+    @Test func aFailureInsideAWrapperIsForgivenNotTakenForAProbe() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            WithWrapped.self, from: Data(#"{"w":"3","n":"4"}"#.utf8))
+        #expect(value == WithWrapped(w: Wrapped(value: 3), n: 4))
+        #expect(report.issues.map(\.path) == ["w", "n"])
+    }
+
+    @Test func aDecoderKeptAcrossDecodesAnswersEachAsItsOwn() throws {
+        let decoder = LenientJSONDecoder()
+        // The first decode leaves caught calls behind; the next decodes start clean.
+        #expect(try decoder.decode(BoolOrInt.self, from: Data(#"{"v":1,"n":"5"}"#.utf8)).v == "int 1")
+        #expect(try decoder.decode(BoolOrInt.self, from: Data(#"{"v":true,"n":5}"#.utf8)).v == "bool true")
+        #expect(
+            try decoder.decode([BoolOrInt].self, from: Data(#"[{"v":1,"n":"5"},{"v":false,"n":"6"}]"#.utf8))
+                == [BoolOrInt(v: "int 1", n: 5), BoolOrInt(v: "bool false", n: 6)])
+    }
+}
