@@ -97,7 +97,7 @@ extension LenientJSONDecoder {
             try TreeDecoder.decode(
                 type, from: raw.bindMemory(to: UInt8.self), context: context, report: collector, at: path)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes the value found at a path inside JSON text and reports every value the decoder
@@ -120,7 +120,7 @@ extension LenientJSONDecoder {
             try TreeDecoder.decode(
                 type, from: buffer, context: context, isKnownUTF8: true, report: collector, at: path)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes the value found at a path inside JSON bytes and reports every value the decoder
@@ -141,7 +141,7 @@ extension LenientJSONDecoder {
         let value = try bytes.withUnsafeBufferPointer { buffer in
             try TreeDecoder.decode(type, from: buffer, context: context, report: collector, at: path)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes the value found at a path inside a ``JSONValue`` and reports every value the
@@ -159,6 +159,6 @@ extension LenientJSONDecoder {
         let collector = ReportCollector()
         let decoded = try TreeDecoder.decode(
             type, fromValue: value, context: currentContext, report: collector, at: try DocumentPath(path))
-        return (decoded, DecodingReport(issues: collector.issues))
+        return (decoded, collector.report)
     }
 }

@@ -27,7 +27,7 @@ extension LenientJSONDecoder {
         let value = try data.withUnsafeBytes { raw in
             try TreeDecoder.decode(type, from: raw.bindMemory(to: UInt8.self), context: context, report: collector)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes a value from JSON text and reports every value the decoder forgave.
@@ -46,7 +46,7 @@ extension LenientJSONDecoder {
         let value = try string.withUTF8 { buffer in
             try TreeDecoder.decode(type, from: buffer, context: context, isKnownUTF8: true, report: collector)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes a value from JSON bytes and reports every value the decoder forgave.
@@ -64,7 +64,7 @@ extension LenientJSONDecoder {
         let value = try bytes.withUnsafeBufferPointer { buffer in
             try TreeDecoder.decode(type, from: buffer, context: context, report: collector)
         }
-        return (value, DecodingReport(issues: collector.issues))
+        return (value, collector.report)
     }
 
     /// Decodes a value from a ``JSONValue`` and reports every value the decoder forgave.
@@ -79,7 +79,7 @@ extension LenientJSONDecoder {
     ) {
         let collector = ReportCollector()
         let decoded = try TreeDecoder.decode(type, fromValue: value, context: currentContext, report: collector)
-        return (decoded, DecodingReport(issues: collector.issues))
+        return (decoded, collector.report)
     }
 
     /// Decodes a value from what `JSONSerialization` produces and reports every value the decoder

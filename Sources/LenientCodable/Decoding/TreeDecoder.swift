@@ -384,7 +384,7 @@ final class TreeDecoder: Decoder {
         if !collector.issues.isEmpty {
             // The type the caller asked for, not the box that carries a decoding configuration.
             let reported = (T.self as? any ConfigurationCarrying.Type)?.valueType ?? T.self
-            handler(reported, DecodingReport(issues: collector.issues))
+            handler(reported, collector.report)
         }
         return value
     }

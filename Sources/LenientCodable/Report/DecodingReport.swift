@@ -246,6 +246,38 @@ final class ReportCollector {
     ) {
         issues.append(DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found))
     }
+
+    /// The report of the decode: each issue once. A model that reads the same value twice — the
+    /// same key twice, a discriminator's container and then the payload's, a super decoder for a
+    /// key twice — has the decoder forgive it twice, the same way; the report names it once, at
+    /// its first place.
+    var report: DecodingReport {
+        guard issues.count > 1 else { return DecodingReport(issues: issues) }
+        var seen = Set<IssueIdentity>()
+        seen.reserveCapacity(issues.count)
+        var unique: [DecodingIssue] = []
+        unique.reserveCapacity(issues.count)
+        for issue in issues where seen.insert(IssueIdentity(issue)).inserted {
+            unique.append(issue)
+        }
+        return DecodingReport(issues: unique)
+    }
+
+    /// What makes two issues the same: the same value, where the model and the JSON have it, and
+    /// the same thing done to it.
+    private struct IssueIdentity: Hashable {
+        let path: String
+        let jsonPath: String
+        let kind: DecodingIssue.Kind
+        let message: String
+
+        init(_ issue: DecodingIssue) {
+            path = issue.path
+            jsonPath = issue.jsonPath
+            kind = issue.kind
+            message = issue.message
+        }
+    }
 }
 
 extension CodingPathNode {
