@@ -35,7 +35,7 @@ extension TreeDecoder {
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard !isAtEnd else { throw atEnd(Any?.self) }
+            guard !isAtEnd else { throw atEnd(Never.self) }
             guard decoder.tree[elementIndex].kind == .null else { return false }
             elementIndex = decoder.tree.next(after: elementIndex)
             currentIndex += 1

@@ -27,6 +27,31 @@ import Testing
         #expect(Set(all.map(\.name)).count == all.count, "Case names are unique.")
     }
 
+    /// Reads `null` past the end of an array.
+    struct NilPastTheEnd: Decodable {
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            _ = try container.decodeNil()
+        }
+    }
+
+    @Test func decodeNilPastTheEndNamesFoundationsType() throws {
+        let data = Data("[]".utf8)
+        for decoder in [LenientJSONDecoder(options: .strict), LenientJSONDecoder()] {
+            let outcome = DifferentialOutcome(NilPastTheEnd.self, from: data)
+            guard
+                case .valueNotFound(let expectedType, let expectedContext) = outcome.foundation.error as? DecodingError,
+                case .valueNotFound(let actualType, let actualContext) = try #require(
+                    throws: DecodingError.self, performing: { try decoder.decode(NilPastTheEnd.self, from: data) })
+            else {
+                Issue.record("Both throw valueNotFound: \(String(describing: outcome.foundation.error))")
+                return
+            }
+            #expect("\(actualType)" == "\(expectedType)")
+            #expect(actualContext.codingPath.map(\.stringValue) == expectedContext.codingPath.map(\.stringValue))
+        }
+    }
+
     @Test func keyNotFoundNamesTheSameKey() throws {
         let data = Data(#"{"user":{"id":1}}"#.utf8)
         let outcome = DifferentialOutcome(Account.self, from: data)
