@@ -255,3 +255,41 @@ struct KeyStrategyTestKey: CodingKey {
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
 }
+
+/// Key mappings and declared defaults apply where the decoder is asked for the type.
+@Suite struct ForwardedDeclarationsTests {
+    struct MappedBook: Codable, Equatable, KeyMapping, DeclaredDefaults {
+        var title = ""
+        var pages = 100
+        static let keyMapping: [String: KeySource] = ["title": "info.title"]
+    }
+
+    /// Forwards to `MappedBook` through a single value container, as the guide says: the decoder is asked for the
+    /// type, so its mapping and declared defaults apply, both ways.
+    struct Forwarding: Codable, Equatable {
+        var book: MappedBook
+
+        init(book: MappedBook) { self.book = book }
+
+        init(from decoder: any Decoder) throws {
+            book = try decoder.singleValueContainer().decode(MappedBook.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(book)
+        }
+    }
+
+    @Test func aModelForwardedThroughAContainerKeepsItsDeclarations() throws {
+        let json = Data(#"{"info":{"title":"Dune"}}"#.utf8)
+        for options in [LenientJSONDecoder.Options.strict, .lenient] {
+            let decoder = LenientJSONDecoder(options: options)
+            let forwarded = try decoder.decode(Forwarding.self, from: json)
+            #expect(forwarded == Forwarding(book: MappedBook(title: "Dune", pages: 100)))
+            let encoded = try LenientJSONEncoder().encode(forwarded)
+            #expect(String(decoding: encoded, as: UTF8.self) == #"{"info":{"title":"Dune"},"pages":100}"#)
+            #expect(try decoder.decode(Forwarding.self, from: encoded) == forwarded)
+        }
+    }
+}
