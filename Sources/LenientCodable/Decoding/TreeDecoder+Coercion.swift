@@ -25,12 +25,23 @@ extension TreeDecoder {
     @inline(__always)
     func record(
         _ kind: DecodingIssue.Kind, path: CodingPathNode, found index: Int?,
-        jsonPath: @autoclosure () -> JSONPathStep? = nil, _ message: @autoclosure () -> String
+        jsonPath: @autoclosure () -> JSONPathStep? = nil, missingIn object: (index: Int, key: String)? = nil,
+        _ message: @autoclosure () -> String
     ) {
         guard let report else { return }
         report.record(
             kind, path: path, jsonPath: jsonPath() ?? index.map { self.jsonPath(of: $0) }, message: message(),
-            found: index.map { tree.value(at: $0) })
+            found: index.map { tree.value(at: $0) },
+            origin: issueOrigin(node: index ?? object?.index, missingKey: object?.key))
+    }
+
+    /// Where in the document a forgiven value is, for telling a value read twice from two values:
+    /// only in the document's own tree, which lives as long as the decode (the trees of JSON in
+    /// strings and of JSON hooks return come and go, and one's storage may take another's
+    /// address); their issues are told apart by their paths.
+    func issueOrigin(node: Int?, missingKey: String? = nil) -> IssueOrigin? {
+        guard let node, host == nil else { return nil }
+        return IssueOrigin(tree: ObjectIdentifier(tree.nodes), node: node, missingKey: missingKey)
     }
 
     /// Where a node of this decoder's tree is in the JSON, for the report: `books[2].ext.desc`.
@@ -323,7 +334,7 @@ extension TreeDecoder {
                         DecodingIssue(
                             path: path, jsonPath: jsonPath(of: index), kind: .coerced,
                             message: "Wrapped \(describeFound(at: index)) in \(T.self).",
-                            found: tree.value(at: index)),
+                            found: tree.value(at: index), origin: issueOrigin(node: index)),
                         at: mark)
                 }
                 return value
@@ -418,7 +429,8 @@ extension TreeDecoder {
                 report?.issues.insert(
                     DecodingIssue(
                         path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                        message: "Parsed the JSON text in a string as \(T.self).", found: .string(text)),
+                        message: "Parsed the JSON text in a string as \(T.self).", found: .string(text),
+                        origin: issueOrigin(node: index)),
                     at: mark)
                 return .success(value)
             } catch {

@@ -227,7 +227,8 @@ extension TreeDecoder {
             report.issues.insert(
                 DecodingIssue(
                     path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                    message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index)),
+                    message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index),
+                    origin: issueOrigin(node: index)),
                 at: mark)
         }
         return LossyArray(wrappedValue: [element])

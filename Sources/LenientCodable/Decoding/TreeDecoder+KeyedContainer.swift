@@ -213,7 +213,8 @@ extension TreeDecoder {
             report.record(
                 .keyFallback, path: pathBox.appending(key),
                 jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: found),
-                message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).")
+                message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).",
+                origin: decoder.issueOrigin(node: objectIndex, missingKey: key.stringValue))
         }
 
         /// The keys the decoder looks for first for a property, as the JSON spells them: the first
@@ -413,6 +414,7 @@ extension TreeDecoder {
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,
                     jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                    missingIn: (objectIndex, key.stringValue),
                     "Missing value; used the default \(TreeDecoder.describeDefault(value)).")
             }
             return value
@@ -562,6 +564,7 @@ extension TreeDecoder {
                     if !isIgnored(key) {
                         decoder.record(
                             .defaulted, path: pathBox.appending(key), found: nil,
+                            missingIn: (objectIndex, key.stringValue),
                             "Missing value; used the declared default \(TreeDecoder.describeDefault(value)).")
                     }
                     return value
@@ -891,6 +894,7 @@ extension TreeDecoder {
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,
                     jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                    missingIn: (objectIndex, key.stringValue),
                     "Missing value; used the default \(wrapper.defaultDescription).")
                 return nil
             }

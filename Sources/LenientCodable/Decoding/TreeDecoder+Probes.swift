@@ -92,8 +92,8 @@ extension TreeDecoder {
                 deepestLater = max(deepestLater, entry.level)
             }
         }
-        callLog = []
-        lastLoggedAtLevel = []
+        callLog.removeAll(keepingCapacity: true)
+        lastLoggedAtLevel.removeAll(keepingCapacity: true)
     }
 
     /// Whether a call was caught in the first pass of a type now in its second (see the top of this file).
@@ -115,8 +115,8 @@ extension TreeDecoder {
             refusals = refusalsBefore
             logsCalls = wasLogging
             if !wasLogging {
-                callLog = []
-                lastLoggedAtLevel = []
+                callLog.removeAll(keepingCapacity: true)
+                lastLoggedAtLevel.removeAll(keepingCapacity: true)
             }
         }
         return try body()

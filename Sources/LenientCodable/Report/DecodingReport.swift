@@ -102,6 +102,9 @@ public struct DecodingIssue: Sendable {
     private var storedPath: ReportPath
     /// `nil` when the JSON path is the path.
     private var storedJSONPath: ReportPath?
+    /// Where the decoder found the value, when it knows: what tells a value forgiven twice (a
+    /// model that read it twice) from two values (``ReportCollector/report``).
+    var origin: IssueOrigin?
 
     /// Creates an issue.
     ///
@@ -124,12 +127,16 @@ public struct DecodingIssue: Sendable {
     }
 
     /// An issue the decoder records, with its paths as the decoder's steps.
-    init(path: CodingPathNode, jsonPath: JSONPathStep?, kind: Kind, message: String, found: JSONValue?) {
+    init(
+        path: CodingPathNode, jsonPath: JSONPathStep?, kind: Kind, message: String, found: JSONValue?,
+        origin: IssueOrigin?
+    ) {
         storedPath = ReportPath(path)
         storedJSONPath = jsonPath.map(ReportPath.init)
         self.kind = kind
         self.message = message
         self.found = found
+        self.origin = origin
     }
 }
 
@@ -242,9 +249,10 @@ final class ReportCollector {
 
     func record(
         _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: JSONPathStep?, message: String,
-        found: JSONValue? = nil
+        found: JSONValue? = nil, origin: IssueOrigin? = nil
     ) {
-        issues.append(DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found))
+        issues.append(
+            DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found, origin: origin))
     }
 
     /// The report of the decode: each issue once. A model that reads the same value twice — the
@@ -253,31 +261,41 @@ final class ReportCollector {
     /// its first place.
     var report: DecodingReport {
         guard issues.count > 1 else { return DecodingReport(issues: issues) }
-        var seen = Set<IssueIdentity>()
-        seen.reserveCapacity(issues.count)
-        var unique: [DecodingIssue] = []
-        unique.reserveCapacity(issues.count)
-        for issue in issues where seen.insert(IssueIdentity(issue)).inserted {
+        var seen = Set<IssueIdentity>(minimumCapacity: issues.count)
+        guard let first = issues.indices.first(where: { !seen.insert(IssueIdentity(issues[$0])).inserted }) else {
+            return DecodingReport(issues: issues)
+        }
+        var unique = Array(issues[..<first])
+        for issue in issues[(first + 1)...] where seen.insert(IssueIdentity(issue)).inserted {
             unique.append(issue)
         }
         return DecodingReport(issues: unique)
     }
 
-    /// What makes two issues the same: the same value, where the model and the JSON have it, and
-    /// the same thing done to it.
+    /// What makes two issues the same: the same thing done to the same value — by the node the
+    /// decoder found it at, or for a missing value the object and key it looked in; for issues
+    /// recorded without an origin, by their paths as written.
     private struct IssueIdentity: Hashable {
-        let path: String
-        let jsonPath: String
+        let origin: IssueOrigin?
+        let paths: [String]
         let kind: DecodingIssue.Kind
         let message: String
 
         init(_ issue: DecodingIssue) {
-            path = issue.path
-            jsonPath = issue.jsonPath
+            origin = issue.origin
+            paths = issue.origin == nil ? [issue.path, issue.jsonPath] : []
             kind = issue.kind
             message = issue.message
         }
     }
+}
+
+/// Where the decoder found a forgiven value: a node of a parsed tree (the tree's storage names
+/// the tree), or for a missing value the object it looked in and the key.
+struct IssueOrigin: Hashable {
+    let tree: ObjectIdentifier
+    let node: Int
+    let missingKey: String?
 }
 
 extension CodingPathNode {

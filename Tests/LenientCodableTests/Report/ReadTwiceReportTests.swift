@@ -81,6 +81,23 @@ import Testing
         #expect(report.issues[0].message == report.issues[1].message)
     }
 
+    struct Inner: Decodable, Equatable {
+        var n: Int
+    }
+
+    struct TwoTexts: Decodable, Equatable {
+        var a: Inner
+        var b: Inner
+    }
+
+    @Test func theSameForgivenessInsideTwoJSONTextsStaysTwoIssues() throws {
+        // Both texts are parsed into trees of their own, with the same node at the same index.
+        let json = #"{"a":"{\"n\":\"1\"}","b":"{\"n\":\"1\"}"}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(TwoTexts.self, from: Data(json.utf8))
+        #expect(value == TwoTexts(a: Inner(n: 1), b: Inner(n: 1)))
+        #expect(report.issues.map(\.path) == ["a", "a.n", "b", "b.n"])
+    }
+
     @Test func aDiscriminatorReadThroughTwoContainersIsReportedOnce() throws {
         let json = #"{"type":7,"radius":"3"}"#
         let (shape, report) = try LenientJSONDecoder().decodeWithReport(Shape.self, from: Data(json.utf8))
