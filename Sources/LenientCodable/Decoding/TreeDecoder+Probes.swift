@@ -34,12 +34,14 @@ extension TreeDecoder {
         let type: ObjectIdentifier
     }
 
-    /// A call logged in a Foundation-like pass once a call failed: a failed call, or one that read
-    /// its value (`failed` is `nil`); and the level of model it was made from.
+    /// A call logged in a Foundation-like pass once a call failed, with the level of model it was
+    /// made from: a call that found its value, logged as it starts (a read unless it fails), or a
+    /// call that failed, logged as it ends, after everything that happened inside it.
     struct LoggedCall {
         let node: Int
-        var failed: ProbeCall?
+        let failed: ProbeCall?
         let level: Int
+        var isRead: Bool
     }
 
     /// Logs, in a Foundation-like pass, that a call failed; the calls after it are logged too.
@@ -47,15 +49,12 @@ extension TreeDecoder {
     func recordFailedCall(_ call: ProbeCall) {
         guard inFoundationPass else { return }
         let level = modelLevel
-        // The call found its value and was logged then: it is the last logged at its level.
-        if level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level], callLog[index].node == call.node,
-            callLog[index].failed == nil
-        {
-            callLog[index].failed = call
+        // A call that found its value was logged as it started, the last at its level: it read nothing.
+        if level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level], callLog[index].node == call.node {
+            callLog[index].isRead = false
             lastLoggedAtLevel[level] = nil
-            return
         }
-        callLog.append(LoggedCall(node: call.node, failed: call, level: level))
+        callLog.append(LoggedCall(node: call.node, failed: call, level: level, isRead: false))
         logsCalls = true
     }
 
@@ -68,7 +67,7 @@ extension TreeDecoder {
             lastLoggedAtLevel.append(contentsOf: repeatElement(nil, count: level + 1 - lastLoggedAtLevel.count))
         }
         lastLoggedAtLevel[level] = callLog.count
-        callLog.append(LoggedCall(node: node, failed: nil, level: level))
+        callLog.append(LoggedCall(node: node, failed: nil, level: level, isRead: true))
     }
 
     /// Ends the log of a first pass; when it failed, keeps the calls its second pass answers as
@@ -81,14 +80,13 @@ extension TreeDecoder {
             var deepestLater = Int.min
             var nodesReadLater = Set<Int>()
             for entry in callLog.reversed() {
-                if let call = entry.failed {
-                    if deepestLater >= entry.level, call.missingKey != nil || nodesReadLater.contains(entry.node) {
-                        caughtCalls.insert(call)
-                        hasCaughtCalls = true
-                    }
-                } else {
-                    nodesReadLater.insert(entry.node)
+                if let call = entry.failed, deepestLater >= entry.level,
+                    call.missingKey != nil || nodesReadLater.contains(entry.node)
+                {
+                    caughtCalls.insert(call)
+                    hasCaughtCalls = true
                 }
+                if entry.isRead { nodesReadLater.insert(entry.node) }
                 deepestLater = max(deepestLater, entry.level)
             }
         }

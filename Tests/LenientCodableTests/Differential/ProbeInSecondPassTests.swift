@@ -152,6 +152,49 @@ import Testing
         #expect(report.issues.map(\.path) == ["w", "n"])
     }
 
+    /// A string, read through a single value container.
+    struct Text: Decodable {
+        var text: String
+        init(from decoder: any Decoder) throws {
+            text = try decoder.singleValueContainer().decode(String.self)
+        }
+    }
+
+    /// Reads its value as a `Text` first, then as the `Int` it keeps.
+    struct ReadsTwice: Decodable, Equatable {
+        var value: Int
+        init(value: Int) { self.value = value }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            _ = try? container.decode(Text.self)
+            value = try container.decode(Int.self)
+        }
+    }
+
+    /// A probe that fails first, so that the pass logs what follows: a nested type whose failure ends the pass.
+    struct ProbeThenNested: Decodable, Equatable {
+        var flag: Bool?
+        var nested: ReadsTwice
+        enum CodingKeys: String, CodingKey { case flag, nested }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            flag = try? container.decode(Bool.self, forKey: .flag)
+            nested = try container.decode(ReadsTwice.self, forKey: .nested)
+        }
+    }
+
+    @Test func aNestedTypeThatReadsItsValueTwiceAndFailsIsForgivenNotTakenForAProbe() throws {
+        // The nested type's own read of its value happens inside the call that fails the pass, not after it.
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            ProbeThenNested.self, from: Data(#"{"flag":2,"nested":"3"}"#.utf8))
+        #expect(value.nested == ReadsTwice(value: 3))
+        #expect(report.issues.map(\.path).contains("nested"))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ProbeThenNested.self, from: Data(#"{"flag":2,"nested":"3"}"#.utf8))
+        }
+    }
+
     @Test func aDecoderKeptAcrossDecodesAnswersEachAsItsOwn() throws {
         let decoder = LenientJSONDecoder()
         // The first decode leaves caught calls behind; the next decodes start clean.
