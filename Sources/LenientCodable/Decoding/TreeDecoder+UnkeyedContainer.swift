@@ -49,8 +49,22 @@ extension TreeDecoder {
         {
             guard !isAtEnd else { throw atEnd(type) }
             let decoder = self.decoder
-            let value = try body(decoder, elementIndex, pathBox.appending(index: currentIndex))
-            elementIndex = decoder.tree.next(after: elementIndex)
+            let index = elementIndex
+            let value: T
+            if decoder.isCaught(TreeDecoder.ProbeCall(node: index, missingKey: nil, type: ObjectIdentifier(T.self))) {
+                // A probe that the first pass of the type now in its second saw fail (TreeDecoder+Probes.swift).
+                let path = pathBox.appending(index: currentIndex)
+                value = try decoder.answeringAsFoundation { try body(decoder, index, path) }
+            } else {
+                if decoder.logsCalls { decoder.logCall(at: index) }
+                do {
+                    value = try body(decoder, index, pathBox.appending(index: currentIndex))
+                } catch {
+                    decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                    throw error
+                }
+            }
+            elementIndex = decoder.tree.next(after: index)
             currentIndex += 1
             return value
         }

@@ -195,6 +195,32 @@ import Testing
         }
     }
 
+    /// A pair read through an unkeyed container: the first element probed as `Bool`, then read as `Int`.
+    struct Pair: Decodable, Equatable {
+        var first: String
+        var second: Int
+        init(first: String, second: Int) {
+            self.first = first
+            self.second = second
+        }
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            if let flag = try? container.decode(Bool.self) {
+                first = "bool \(flag)"
+            } else {
+                first = "int \(try container.decode(Int.self))"
+            }
+            second = try container.decode(Int.self)
+        }
+    }
+
+    @Test func aProbeThroughAnUnkeyedContainerKeepsFoundationsBranch() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Pair.self, from: Data(#"[0,"7"]"#.utf8))
+        #expect(try JSONDecoder().decode(Pair.self, from: Data("[0,7]".utf8)) == Pair(first: "int 0", second: 7))
+        #expect(value == Pair(first: "int 0", second: 7))
+        #expect(report.issues.map(\.path) == ["[1]"])
+    }
+
     @Test func aDecoderKeptAcrossDecodesAnswersEachAsItsOwn() throws {
         let decoder = LenientJSONDecoder()
         // The first decode leaves caught calls behind; the next decodes start clean.
