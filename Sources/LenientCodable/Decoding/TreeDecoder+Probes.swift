@@ -12,8 +12,9 @@
  pass, the pass logs every call that follows, with the level of model it is made from (how many
  `init(from:)` are running), and when the pass fails, looks at each failed call:
 
- - a call followed by another call at the same or a deeper level was caught: the model went on
-   after it; the others are the chain of the failure that ended the pass;
+ - a call followed by another failed call at the same or a deeper level was caught: the model
+   went on after it; the others are the chain of the failure that ended the pass (a model that
+   logs the raw value and rethrows went on only to rethrow);
  - a caught call for a missing key, or for a value that a later call then read without failing
    (another branch at the same value), is answered as Foundation did in the second pass: the probe
    fails again and the model takes the same branch, nothing made up;
@@ -22,7 +23,10 @@
    as Foundation would lose the value without a word in the report.
 
  A call is known by the value's node and the type asked for, or, for a missing key, by its object
- and the key.
+ and the key, and by how many such calls came before it: a model may probe `v` as `Int` and read
+ it as `Int` later, and only the probe is answered as Foundation did. In a first pass every such
+ call fails alike, and the second pass makes them in the same order as long as each probe takes
+ its first-pass branch.
  */
 
 extension TreeDecoder {
@@ -76,28 +80,60 @@ extension TreeDecoder {
     func endCallLog(passFailed: Bool) {
         logsCalls = false
         guard !callLog.isEmpty else { return }
-        if passFailed {
-            var deepestLater = Int.min
-            var nodesReadLater = Set<Int>()
-            for entry in callLog.reversed() {
-                if let call = entry.failed, deepestLater >= entry.level,
-                    call.missingKey != nil || nodesReadLater.contains(entry.node)
-                {
-                    caughtCalls.insert(call)
-                    hasCaughtCalls = true
-                }
-                if entry.isRead { nodesReadLater.insert(entry.node) }
-                deepestLater = max(deepestLater, entry.level)
-            }
-        }
+        if passFailed { keepCaughtCalls() }
         callLog.removeAll(keepingCapacity: true)
         lastLoggedAtLevel.removeAll(keepingCapacity: true)
     }
 
-    /// Whether a call was caught in the first pass of a type now in its second (see the top of this file).
+    /// The calls of a failed pass's log that its second pass answers as Foundation did, each by
+    /// its identity and the number of failed calls with that identity before it.
+    private func keepCaughtCalls() {
+        var failures: [ProbeCall: Int] = [:]
+        var occurrence = [Int](repeating: 0, count: callLog.count)
+        for (position, entry) in callLog.enumerated() {
+            guard let call = entry.failed else { continue }
+            occurrence[position] = failures[call, default: 0]
+            failures[call, default: 0] += 1
+        }
+        var deepestFailureLater = Int.min
+        var nodesReadLater = Set<Int>()
+        var caught: [ProbeCall: [Bool]] = [:]
+        for position in callLog.indices.reversed() {
+            let entry = callLog[position]
+            if let call = entry.failed {
+                if deepestFailureLater >= entry.level, call.missingKey != nil || nodesReadLater.contains(entry.node) {
+                    caught[call, default: Array(repeating: false, count: failures[call] ?? 0)][occurrence[position]] =
+                        true
+                }
+                deepestFailureLater = max(deepestFailureLater, entry.level)
+            }
+            if entry.isRead { nodesReadLater.insert(entry.node) }
+        }
+        for (call, occurrences) in caught {
+            caughtCalls[call] = CaughtCall(occurrences: occurrences, seen: 0)
+            hasCaughtCalls = true
+        }
+    }
+
+    /// Which of the failed calls with one identity the second pass answers as Foundation did, and
+    /// how many calls with that identity it has made.
+    struct CaughtCall {
+        let occurrences: [Bool]
+        var seen: Int
+    }
+
+    /// Whether a call was caught in the first pass of a type now in its second (see the top of this
+    /// file); counts the call.
     @inline(__always)
     func isCaught(_ call: @autoclosure () -> ProbeCall) -> Bool {
-        hasCaughtCalls && !inFoundationPass && caughtCalls.contains(call())
+        hasCaughtCalls && !inFoundationPass && takeCaughtOccurrence(of: call())
+    }
+
+    @inline(never)
+    private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
+        guard let known = caughtCalls[call] else { return false }
+        caughtCalls[call]?.seen += 1
+        return known.seen < known.occurrences.count && known.occurrences[known.seen]
     }
 
     /// Runs `body` as the call it stands for ran in a failed Foundation-like pass: nothing forgiven,

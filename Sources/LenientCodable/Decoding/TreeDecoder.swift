@@ -63,7 +63,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var failedNodes: [UInt64] = []
         @exclusivity(unchecked) var callLog: [LoggedCall] = []
         @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
-        @exclusivity(unchecked) var caughtCalls: Set<ProbeCall> = []
+        @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -168,8 +168,8 @@ final class TreeDecoder: Decoder {
     }
     /// The calls that a failed pass's model went on after: its second pass answers them as
     /// Foundation would.
-    var caughtCalls: Set<ProbeCall> {
-        get { occasionalState?.caughtCalls ?? [] }
+    var caughtCalls: [ProbeCall: CaughtCall] {
+        get { occasionalState?.caughtCalls ?? [:] }
         _modify { yield &occasional.caughtCalls }
     }
     /// How many times forgiveness was refused in Foundation-like passes so far: a pass that

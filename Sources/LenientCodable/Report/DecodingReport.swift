@@ -255,10 +255,10 @@ final class ReportCollector {
             DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found, origin: origin))
     }
 
-    /// The report of the decode: each issue once. A model that reads the same value twice — the
-    /// same key twice, a discriminator's container and then the payload's, a super decoder for a
-    /// key twice — has the decoder forgive it twice, the same way; the report names it once, at
-    /// its first place.
+    /// The report of the decode: each forgiven value once. A model that reads the same value
+    /// twice — the same key twice, a discriminator's container and then the payload's, a super
+    /// decoder for a key twice, as `Int` and then as `Double` — has the decoder forgive it twice;
+    /// the report names it once, as it was forgiven first.
     var report: DecodingReport {
         guard issues.count > 1 else { return DecodingReport(issues: issues) }
         var seen = Set<IssueIdentity>(minimumCapacity: issues.count)
@@ -272,20 +272,19 @@ final class ReportCollector {
         return DecodingReport(issues: unique)
     }
 
-    /// What makes two issues the same: the same thing done to the same value — by the node the
-    /// decoder found it at, or for a missing value the object and key it looked in; for issues
-    /// recorded without an origin, by their paths as written.
+    /// What makes two issues the same: the same kind of forgiveness of the same value — by the
+    /// node the decoder found it at, or for a missing value the object and key it looked in (a
+    /// value read as `Int` and again as `Double` is one value coerced); for issues recorded
+    /// without an origin, by their paths and message as written.
     private struct IssueIdentity: Hashable {
         let origin: IssueOrigin?
-        let paths: [String]
+        let written: [String]
         let kind: DecodingIssue.Kind
-        let message: String
 
         init(_ issue: DecodingIssue) {
             origin = issue.origin
-            paths = issue.origin == nil ? [issue.path, issue.jsonPath] : []
+            written = issue.origin == nil ? [issue.path, issue.jsonPath, issue.message] : []
             kind = issue.kind
-            message = issue.message
         }
     }
 }

@@ -221,6 +221,84 @@ import Testing
         #expect(report.issues.map(\.path) == ["[1]"])
     }
 
+    /// Probes `v` as `Int`, reads it as `String`, then reads it as `Int` for good.
+    struct ProbeThenRead: Decodable, Equatable {
+        var isText: Bool
+        var text: String
+        var value: Int
+        enum CodingKeys: String, CodingKey { case v }
+
+        init(isText: Bool, text: String, value: Int) {
+            self.isText = isText
+            self.text = text
+            self.value = value
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            isText = (try? container.decode(Int.self, forKey: .v)) == nil
+            text = try container.decode(String.self, forKey: .v)
+            value = try container.decode(Int.self, forKey: .v)
+        }
+    }
+
+    @Test func onlyTheProbeIsAnsweredAsFoundationNotALaterReadOfTheSameValue() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            ProbeThenRead.self, from: Data(#"{"v":"3"}"#.utf8))
+        #expect(value == ProbeThenRead(isText: true, text: "3", value: 3))
+        #expect(report.issues.map(\.path) == ["v"])
+        #expect(report.issues.first?.kind == .coerced)
+    }
+
+    class Base: Decodable {
+        let value: Int
+        enum CodingKeys: String, CodingKey { case v }
+        required init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .v)
+        }
+    }
+
+    /// Probes the value its superclass then reads as the same type.
+    final class Sub: Base {
+        let probed: Int?
+        required init(from decoder: any Decoder) throws {
+            probed = try? decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .v)
+            try super.init(from: decoder)
+        }
+    }
+
+    @Test func aSubclassProbeOfWhatItsSuperclassReadsDoesNotFailTheDecode() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Sub.self, from: Data(#"{"v":"3"}"#.utf8))
+        #expect(value.value == 3)
+        #expect(report.issues.map(\.path) == ["v"])
+        // In a lossy array, such an element is decoded, not dropped.
+        let list = try LenientJSONDecoder().decode([Sub].self, from: Data(#"[{"v":"3"},{"v":4}]"#.utf8))
+        #expect(list.map(\.value) == [3, 4])
+    }
+
+    /// Logs the raw value when a property fails, then rethrows.
+    struct LogsAndRethrows: Decodable, Equatable {
+        var n: Int
+        enum CodingKeys: String, CodingKey { case n }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            do {
+                n = try container.decode(Int.self, forKey: .n)
+            } catch {
+                _ = try? container.decode(String.self, forKey: .n)
+                throw error
+            }
+        }
+    }
+
+    @Test func aModelThatRethrowsAfterReadingTheRawValueIsStillForgiven() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            LogsAndRethrows.self, from: Data(#"{"n":"5"}"#.utf8))
+        #expect(value.n == 5)
+        #expect(report.issues.map(\.path) == ["n"])
+    }
+
     @Test func aDecoderKeptAcrossDecodesAnswersEachAsItsOwn() throws {
         let decoder = LenientJSONDecoder()
         // The first decode leaves caught calls behind; the next decodes start clean.

@@ -74,6 +74,40 @@ import Testing
         #expect(summary == ["id coerced", "missing defaulted", "items[1].id defaulted", "items[2].id defaulted"])
     }
 
+    /// Reads `v` as `Int`, then as `Double`; reads member `"0"` by a string key and by an integer key.
+    struct TwoTypes: Decodable, Equatable {
+        var int: Int
+        var double: Double
+        var byName: Int
+        var byIndex: Int
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int?
+            init(stringValue: String) { self.stringValue = stringValue }
+            init(intValue: Int) {
+                stringValue = String(intValue)
+                self.intValue = intValue
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            int = try container.decode(Int.self, forKey: Key(stringValue: "v"))
+            double = try container.decode(Double.self, forKey: Key(stringValue: "v"))
+            byName = try container.decode(Int.self, forKey: Key(stringValue: "0"))
+            byIndex = try container.decode(Int.self, forKey: Key(intValue: 0))
+        }
+    }
+
+    @Test func aValueReadAsTwoTypesOrUnderTwoKeysIsReportedOnce() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            TwoTypes.self, from: Data(#"{"v":"5","0":"1"}"#.utf8))
+        #expect(value.int == 5 && value.double == 5 && value.byName == 1 && value.byIndex == 1)
+        #expect(report.issues.map(\.path) == ["v", "0"])
+        #expect(report.issues.map(\.kind) == [.coerced, .coerced])
+    }
+
     @Test func twoValuesWithTheSameMessageStayTwoIssues() throws {
         let (values, report) = try LenientJSONDecoder().decodeWithReport([Int].self, from: Data(#"["1","1"]"#.utf8))
         #expect(values == [1, 1])
