@@ -146,6 +146,7 @@ extension TreeDecoder {
                 return index
             case .fallback(let index, let position):
                 if decoder.report != nil { recordFallback(key, position: position) }
+                if decoder.readKeys != nil { markNullCandidatesRead(before: position, forKey: key) }
                 return index
             case .unmapped:
                 if let index = exactValueIndex(named: name) { return index }
@@ -197,6 +198,19 @@ extension TreeDecoder {
                     recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 }
                 return keyIndex + 1
+            }
+        }
+
+        /// Marks as read the candidates before the one a mapped key's value came from that hold
+        /// `null`: the decoder looked at them and passed over them, so an ``UnknownKeys`` property
+        /// does not keep them, to be written over by the value when encoding (and lost on the way
+        /// back).
+        private func markNullCandidatesRead(before position: Int, forKey key: Key) {
+            guard case .sources(let sources)? = plan?.entry(for: key.stringValue) else { return }
+            for path in sources.prefix(position) {
+                if let node = decoder.tree.resolve(path, in: objectIndex), decoder.tree[node].kind == .null {
+                    decoder.markRead(valueIndex: node, in: objectIndex)
+                }
             }
         }
 

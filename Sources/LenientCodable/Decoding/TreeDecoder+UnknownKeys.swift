@@ -64,8 +64,9 @@ extension TreeDecoder {
 /// may come before the others in the type's `init(from:)`.
 ///
 /// A mapped property reads the value that its entry resolves to in this document, as decoding
-/// it does: of a fallback list, only the candidate that wins (the first present and not `null`,
-/// else the first present, else in `.lenient` the first found by loose matching); of a nested key
+/// it does: of a fallback list, the candidate that wins (the first present and not `null`, else
+/// the first present, else in `.lenient` the first found by loose matching) and the `null`s
+/// passed over before it; of a nested key
 /// (`"ext.desc"`, `"info[1].zone"`), only the value at its end. The objects and arrays a nested key
 /// steps through are kept minus what is read in them, at any depth; an array keeps its length up
 /// to its last kept element, with `null` where an element was read whole. With `"desc": "ext.desc"`,
@@ -118,29 +119,33 @@ extension TreeDecoder.KeyedContainer {
         var reads = MappedReads()
         guard let plan else { return reads }
         for name in plan.mappedPropertyNames where name != ownName {
-            guard case .sources(let candidates)? = plan.entry(for: name), let nodes = resolvedNodes(of: candidates)
-            else { continue }
-            reads.ends.insert(nodes[nodes.count - 1])
-            reads.steps.formUnion(nodes.dropLast())
+            guard case .sources(let candidates)? = plan.entry(for: name) else { continue }
+            for nodes in resolvedNodes(of: candidates) {
+                reads.ends.insert(nodes[nodes.count - 1])
+                reads.steps.formUnion(nodes.dropLast())
+            }
         }
         return reads
     }
 
     /// The nodes from this object to a mapped property's value, outermost first, following the
-    /// candidate that decoding the property takes; `nil` when none is present.
-    private func resolvedNodes(of candidates: [[KeyBytes]]) -> [Int]? {
-        var firstNull: [Int]?
+    /// candidate that decoding the property takes, and to the `null`s it passes over before a
+    /// candidate with another value (written over by the property's value when encoding, they
+    /// would not come back); empty when none is present.
+    private func resolvedNodes(of candidates: [[KeyBytes]]) -> [[Int]] {
+        var nulls: [[Int]] = []
         for path in candidates {
             guard let nodes = nodes(along: path, loosely: false) else { continue }
-            if decoder.tree[nodes[nodes.count - 1]].kind != .null { return nodes }
-            if firstNull == nil { firstNull = nodes }
+            if decoder.tree[nodes[nodes.count - 1]].kind != .null { return nulls + [nodes] }
+            nulls.append(nodes)
         }
-        if let firstNull { return firstNull }
-        guard matchesLoosely else { return nil }
+        // Every candidate present holds `null`: the first is the one read.
+        if let first = nulls.first { return [first] }
+        guard matchesLoosely else { return [] }
         for path in candidates {
-            if let nodes = nodes(along: path, loosely: true) { return nodes }
+            if let nodes = nodes(along: path, loosely: true) { return [nodes] }
         }
-        return nil
+        return []
     }
 
     /// The nodes a nested key passes through, ending at its value, as ``JSONTree/resolve(_:in:)``

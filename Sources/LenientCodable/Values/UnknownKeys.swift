@@ -23,8 +23,9 @@
 /// Under ``LenientJSONDecoder``, in every mode, the property receives everything in its object
 /// that no other property reads, after key mapping and key strategies. A member is read when a
 /// property's coding key spells it, when loose key matching gives it to a property, or when a
-/// ``KeyMapping`` entry resolves to it: of a fallback list only the candidate the decoder uses
-/// (the other candidates present are kept), and of a nested key only the value at its end. The
+/// ``KeyMapping`` entry resolves to it: of a fallback list the candidate the decoder uses and
+/// the `null`s it passed over before it (the other candidates present are kept), and of a
+/// nested key only the value at its end. The
 /// objects and arrays a nested key steps through are kept minus what is read in them:
 ///
 /// ```swift

@@ -33,6 +33,15 @@ import Testing
             ])
     }
 
+    @Test func aNullPassedOverIsNoUnknownKey() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let json = #"{"b":null,"c":[1],"n1":null,"n2":3,"s1":"x","s2":"y","z":1}"#
+        let (_, report) = try LenientJSONDecoder(options: options).decodeWithReport(Fallbacks.self, from: json)
+        // `b` and `n1` were looked at and passed over; `s2` was never needed, and `z` is no candidate of anything.
+        #expect(report.issues(ofKind: .unknownKey).map(\.path) == ["s2", "z"])
+    }
+
     @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
     func laterValueWinsOverAnEarlierNullWithOneFallbackEntry(options: LenientJSONDecoder.Options) throws {
         let json = #"{"b":null,"c":[1],"n1":null,"n2":3,"s1":null,"s2":"x"}"#

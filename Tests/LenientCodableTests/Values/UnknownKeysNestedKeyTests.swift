@@ -98,13 +98,13 @@ extension UnknownKeysNestedKeyTests {
         #expect(trip.written == (try Self.json(#"{"id":2,"book_id":3}"#)))
         #expect(trip.again == trip.value)
 
-        // A `null` first key is not the one used: it is kept, and the property's value wins over it.
+        // A `null` first key is passed over: read, not kept (the property's value would be written over it), so the
+        // round trip gives the same value back.
         let null = try Self.roundTrip(Fallback.self, #"{"id":null,"ID":2}"#, mode)
         #expect(null.value.bookID == 2)
-        #expect(null.value.extras == ["id": nil])
+        #expect(null.value.extras.isEmpty)
         #expect(null.written == ["id": 2])
-        #expect(null.again.bookID == 2)
-        #expect(null.again.extras.isEmpty)
+        #expect(null.again == null.value)
     }
 
     struct NestedFallback: Codable, Equatable, KeyMapping {
@@ -406,10 +406,9 @@ extension UnknownKeysNestedKeyTests {
         let trip = try Self.roundTrip(Probing.self, json, mode)
         #expect(trip.value.id == 7)
         #expect(trip.value.desc == "d")
-        #expect(trip.value.extras == ["id": nil, "ext": ["x": [1]]])
+        #expect(trip.value.extras == ["ext": ["x": [1]]])
         #expect(trip.written == (try Self.json(#"{"id":7,"ext":{"desc":"d","x":[1]}}"#)))
-        #expect(trip.again.id == 7 && trip.again.desc == "d")
-        #expect(trip.again.extras == ["ext": ["x": [1]]])
+        #expect(trip.again == trip.value)
     }
 
     struct Uncoded: Codable, Equatable, KeyMapping {
