@@ -356,26 +356,34 @@ extension TreeDecoder {
         private func decodeFoundValueLeniently<T>(
             _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if decoder.isCaught(TreeDecoder.ProbeCall(node: index, missingKey: nil, type: ObjectIdentifier(T.self))) {
-                return try decoder.answeringAsFoundation {
-                    try decodeFoundValueLeniently(type, at: index, forKey: key, body)
-                }
+            if decoder.hasCaughtCalls, decoder.isCaughtCall(node: index, type: T.self) {
+                return try decoder.answeringAsFoundation { try forgivingFoundValue(type, at: index, forKey: key, body) }
             }
+            return try forgivingFoundValueInline(type, at: index, forKey: key, body)
+        }
+
+        /// ``decodeFoundValueLeniently(_:at:forKey:_:)`` past the probe check, out of line for the
+        /// rare answer as Foundation.
+        @inline(never)
+        private func forgivingFoundValue<T>(
+            _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            try forgivingFoundValueInline(type, at: index, forKey: key, body)
+        }
+
+        @inline(__always)
+        private func forgivingFoundValueInline<T>(
+            _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
             let path = pathBox.appending(key)
+            if decoder.isNullish(at: index, for: T.self) {
+                return try nullValue(T.self, at: index, path: path, body)
+            }
+            let mark = decoder.reportMark
             do {
-                if decoder.isNullish(at: index, for: T.self) {
-                    return try nullValue(T.self, at: index, path: path, body)
-                }
-                let mark = decoder.reportMark
-                do {
-                    return try body(decoder, index, path)
-                } catch  where decoder.options.defaultsInvalidValues {
-                    return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
-                }
-            } catch {
-                // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
-                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
-                throw error
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
             }
         }
 
@@ -441,7 +449,13 @@ extension TreeDecoder {
         ) throws -> T {
             guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self), decoder.mayForgive() else {
                 // Null is not an invalid value: only `defaultsNullValues` forgives it.
-                return try body(decoder, index, path)
+                do {
+                    return try body(decoder, index, path)
+                } catch {
+                    // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
+                    decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                    throw error
+                }
             }
             decoder.record(
                 .defaulted, path: path, found: index,
@@ -454,7 +468,11 @@ extension TreeDecoder {
             _ type: T.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
             reportMark mark: Int
         ) throws -> T {
-            guard let value = defaultValue(of: T.self), decoder.mayForgive() else { throw error }
+            guard let value = defaultValue(of: T.self), decoder.mayForgive() else {
+                // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
+                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                throw error
+            }
             decoder.rollbackReport(to: mark)
             decoder.record(
                 .defaulted, path: path, found: index,
@@ -489,26 +507,21 @@ extension TreeDecoder {
             if kind == .null { return nil }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             // Known as a call for `T`: whether it reads `T` or `T?` makes no difference to a probe.
-            if decoder.isCaught(TreeDecoder.ProbeCall(node: index, missingKey: nil, type: ObjectIdentifier(T.self))) {
+            if decoder.hasCaughtCalls, decoder.isCaughtCall(node: index, type: T.self) {
                 return try decoder.answeringAsFoundation {
                     try decodeFoundOptional(type, decoder: decoder, index: index, path: path, body)
                 }
             }
+            if kind == .string, decoder.isNullish(at: index, for: T.self) {
+                nullishOptional(decoder: decoder, at: index, path: path)
+                return nil
+            }
+            let mark = decoder.reportMark
             do {
-                if kind == .string, decoder.isNullish(at: index, for: T.self) {
-                    nullishOptional(decoder: decoder, at: index, path: path)
-                    return nil
-                }
-                let mark = decoder.reportMark
-                do {
-                    return try body(decoder, index, path)
-                } catch  where decoder.options.defaultsInvalidValues && decoder.mayForgive() {
-                    invalidOptional(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
-                    return nil
-                }
-            } catch {
-                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
-                throw error
+                return try body(decoder, index, path)
+            } catch  where decoder.options.defaultsInvalidValues {
+                try invalidOptional(T.self, decoder: decoder, error: error, at: index, path: path, reportMark: mark)
+                return nil
             }
         }
 
@@ -522,7 +535,12 @@ extension TreeDecoder {
         private static func invalidOptional(
             _ type: Any.Type, decoder: TreeDecoder, error: any Error, at index: Int, path: CodingPathNode,
             reportMark mark: Int
-        ) {
+        ) throws {
+            guard decoder.mayForgive() else {
+                // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
+                decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(type)))
+                throw error
+            }
             decoder.rollbackReport(to: mark)
             if TreeDecoder.isRejection(error, at: path) {
                 decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")

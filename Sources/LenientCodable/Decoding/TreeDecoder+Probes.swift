@@ -129,6 +129,13 @@ extension TreeDecoder {
         hasCaughtCalls && !inFoundationPass && takeCaughtOccurrence(of: call())
     }
 
+    /// ``isCaught(_:)`` for a found value, out of line: the hot paths that call it test
+    /// ``hasCaughtCalls`` first.
+    @inline(never)
+    func isCaughtCall(node: Int, type: Any.Type) -> Bool {
+        !inFoundationPass && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
+    }
+
     @inline(never)
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
         guard let known = caughtCalls[call] else { return false }
