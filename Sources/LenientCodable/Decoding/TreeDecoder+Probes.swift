@@ -133,7 +133,8 @@ extension TreeDecoder {
     /// ``hasCaughtCalls`` first.
     @inline(never)
     func isCaughtCall(node: Int, type: Any.Type) -> Bool {
-        !inFoundationPass && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
+        !inFoundationPass
+            && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
     }
 
     @inline(never)
