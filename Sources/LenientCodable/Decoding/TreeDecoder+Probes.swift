@@ -54,7 +54,10 @@ extension TreeDecoder {
         guard inFoundationPass else { return }
         let level = modelLevel
         // A call that found its value was logged as it started, the last at its level: it read nothing.
-        if level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level], callLog[index].node == call.node {
+        // (A missing key's call found nothing: the node it is known by is its object's.)
+        if call.missingKey == nil, level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level],
+            callLog[index].node == call.node
+        {
             callLog[index].isRead = false
             lastLoggedAtLevel[level] = nil
         }
@@ -77,17 +80,17 @@ extension TreeDecoder {
     /// Ends the log of a first pass; when it failed, keeps the calls its second pass answers as
     /// Foundation did (see the top of this file).
     @inline(never)
-    func endCallLog(passFailed: Bool) {
+    func endCallLog(passFailed: Bool, owner: FoundationAttempt? = nil) {
         logsCalls = false
         guard !callLog.isEmpty else { return }
-        if passFailed { keepCaughtCalls() }
+        if passFailed { keepCaughtCalls(owner: owner) }
         callLog.removeAll(keepingCapacity: true)
         lastLoggedAtLevel.removeAll(keepingCapacity: true)
     }
 
     /// The calls of a failed pass's log that its second pass answers as Foundation did, each by
     /// its identity and the number of failed calls with that identity before it.
-    private func keepCaughtCalls() {
+    private func keepCaughtCalls(owner: FoundationAttempt?) {
         var failures: [ProbeCall: Int] = [:]
         var occurrence = [Int](repeating: 0, count: callLog.count)
         for (position, entry) in callLog.enumerated() {
@@ -113,6 +116,15 @@ extension TreeDecoder {
             caughtCalls[call] = CaughtCall(occurrences: occurrences, seen: 0)
             hasCaughtCalls = true
         }
+        if let owner, !caught.isEmpty { caughtCallsByOwner[owner] = Array(caught.keys) }
+    }
+
+    /// Counts the caught calls of a type's failed first pass from the first again, for a decode
+    /// of the same value by the same type that follows the one that used them.
+    @inline(never)
+    func restartCaughtCalls(of owner: FoundationAttempt) {
+        guard let calls = caughtCallsByOwner[owner] else { return }
+        for call in calls { caughtCalls[call]?.seen = 0 }
     }
 
     /// Which of the failed calls with one identity the second pass answers as Foundation did, and
@@ -126,14 +138,14 @@ extension TreeDecoder {
     /// file); counts the call.
     @inline(__always)
     func isCaught(_ call: @autoclosure () -> ProbeCall) -> Bool {
-        hasCaughtCalls && !inFoundationPass && takeCaughtOccurrence(of: call())
+        hasCaughtCalls && !inFoundationPass && answersCaughtCalls && takeCaughtOccurrence(of: call())
     }
 
     /// ``isCaught(_:)`` for a found value, out of line: the hot paths that call it test
     /// ``hasCaughtCalls`` first.
     @inline(never)
     func isCaughtCall(node: Int, type: Any.Type) -> Bool {
-        !inFoundationPass
+        !inFoundationPass && answersCaughtCalls
             && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
     }
 
@@ -149,6 +161,7 @@ extension TreeDecoder {
     /// counts against a pass, and nothing it logs stays: no pass is under way.
     @inline(never)
     func answeringAsFoundation<R>(_ body: () throws -> R) throws -> R {
+        caughtCallsAnswered &+= 1
         let refusalsBefore = refusals
         let wasLogging = logsCalls
         inFoundationPass = true

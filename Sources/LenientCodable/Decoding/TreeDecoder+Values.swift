@@ -281,12 +281,12 @@ extension TreeDecoder {
         let mark = reportMark
         if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
         {
-            do {
-                return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
-            } catch {
-                rollbackReport(to: mark)
-                throw error
+            // Decoded again after its first pass failed (an element of a lossy array read twice):
+            // its probes are answered as that pass answered them, from the first call again.
+            if hasCaughtCalls {
+                restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
             }
+            return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }
         let before = refusals
         let work = containersMade
@@ -303,13 +303,36 @@ extension TreeDecoder {
             // A value that was not decoded leaves nothing in the report (a probe's `try?`).
             rollbackReport(to: mark)
             // The second pass answers the probes the model went on after as this one did.
-            if logsCalls { endCallLog(passFailed: refusals != before) }
+            if logsCalls {
+                endCallLog(
+                    passFailed: refusals != before,
+                    owner: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
+            }
             guard refusals != before else { throw error }
             rememberFoundationFailure(of: T.self, at: index, error)
             // Paid for even when the budget runs out here: the types inside then take one pass.
             // The failed pass's own work counts too: it may have gone deep into JSON hooks made.
             retryBudget -= containersMade &- work
             _ = spendRetryBudget(on: index)
+            return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
+        }
+    }
+
+    /// A type's forgiving pass. Its probes are answered as its first pass answered them
+    /// (TreeDecoder+Probes.swift); should that lead the model where forgiveness cannot follow — a
+    /// forgiven probe took another branch, in which a call that was a probe before is a plain
+    /// read — the pass runs once more forgiving every call, as it did before probes were answered.
+    private func decodeForgiving<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, reportMark mark: Int
+    ) throws -> T {
+        let answered = caughtCallsAnswered
+        do {
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            rollbackReport(to: mark)
+            guard caughtCallsAnswered != answered, answersCaughtCalls, spendRetryBudget(on: index) else { throw error }
+            answersCaughtCalls = false
+            defer { answersCaughtCalls = true }
             do {
                 return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
             } catch {

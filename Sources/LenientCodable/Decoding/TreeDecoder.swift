@@ -64,6 +64,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var callLog: [LoggedCall] = []
         @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
+        @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -153,6 +154,11 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var modelLevel = 0
     /// Whether a failed pass left calls to answer as Foundation would (``caughtCalls``).
     @exclusivity(unchecked) var hasCaughtCalls = false
+    /// Whether caught calls are answered as Foundation would: not in a pass that runs again
+    /// because answering them failed it (``decodeForgiving(_:at:path:isCurrent:reportMark:)``).
+    @exclusivity(unchecked) var answersCaughtCalls = true
+    /// How many calls were answered as Foundation would so far.
+    @exclusivity(unchecked) var caughtCallsAnswered = 0
     /// Whether the Foundation-like pass under way logs the calls through containers: from its
     /// first failed call on (see TreeDecoder+Probes.swift).
     @exclusivity(unchecked) var logsCalls = false
@@ -171,6 +177,11 @@ final class TreeDecoder: Decoder {
     var caughtCalls: [ProbeCall: CaughtCall] {
         get { occasionalState?.caughtCalls ?? [:] }
         _modify { yield &occasional.caughtCalls }
+    }
+    /// The caught calls of each type's failed first pass, by the value and type that failed it.
+    var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] {
+        get { occasionalState?.caughtCallsByOwner ?? [:] }
+        _modify { yield &occasional.caughtCallsByOwner }
     }
     /// How many times forgiveness was refused in Foundation-like passes so far: a pass that
     /// fails without one would fail the same way with forgiveness.

@@ -299,6 +299,105 @@ import Testing
         #expect(report.issues.map(\.path) == ["n"])
     }
 
+    /// A lossy list of probing elements, each of which fails its own first pass, beside a property that fails the
+    /// outer type's.
+    struct LossyOfProbes: Decodable {
+        @LossyArray var items: [BoolOrInt]
+        var n: Int
+    }
+
+    /// The same list read twice.
+    struct LossyTwice: Decodable {
+        var first: [BoolOrInt]
+        var second: [BoolOrInt]
+        enum CodingKeys: String, CodingKey { case items }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            first = try container.decode(LossyArray<BoolOrInt>.self, forKey: .items).wrappedValue
+            second = try container.decode(LossyArray<BoolOrInt>.self, forKey: .items).wrappedValue
+        }
+    }
+
+    @Test func aValueDecodedAgainAnswersItsProbesAgain() throws {
+        let expected = [BoolOrInt(v: "int 1", n: 5)]
+        let outer = try LenientJSONDecoder().decode(
+            LossyOfProbes.self, from: Data(#"{"items":[{"v":1,"n":"5"}],"n":"5"}"#.utf8))
+        #expect(outer.items == expected)
+        let twice = try LenientJSONDecoder().decode(LossyTwice.self, from: Data(#"{"items":[{"v":1,"n":"5"}]}"#.utf8))
+        #expect(twice.first == expected)
+        #expect(twice.second == expected)
+    }
+
+    /// Picks a schema by a probe: a forgiven probe takes the branch in which a call that was a probe before is a
+    /// plain read.
+    struct Versioned: Decodable, Equatable {
+        var version: Int?
+        var flag: Bool?
+        var number: Int?
+        var n: Int
+        enum CodingKeys: String, CodingKey { case version, v, n }
+
+        init(version: Int?, flag: Bool?, number: Int?, n: Int) {
+            self.version = version
+            self.flag = flag
+            self.number = number
+            self.n = n
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try? container.decode(Int.self, forKey: .version)
+            if version != nil {
+                flag = try container.decode(Bool.self, forKey: .v)
+            } else {
+                flag = try? container.decode(Bool.self, forKey: .v)
+                number = try container.decode(Int.self, forKey: .v)
+            }
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    @Test func aBranchThatAForgivenProbeChoseIsForgivenAllTheWay() throws {
+        // The version probe is forgiven ("7" read by nothing else), which leads to the branch where `v` is read as a
+        // `Bool` outright: that pass runs again forgiving every call, as before probes were answered.
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            Versioned.self, from: Data(#"{"version":"7","v":1,"n":"5"}"#.utf8))
+        #expect(value == Versioned(version: 7, flag: true, number: nil, n: 5))
+        #expect(report.issues.map(\.path) == ["version", "v", "n"])
+    }
+
+    struct Point: Decodable {
+        var x: Bool
+    }
+
+    /// Probes `p` as a `Point`, else reads an optional `legacy` inside it.
+    struct PointOrLegacy: Decodable {
+        var point: Point?
+        var legacy: Int?
+        var n: Int
+        enum CodingKeys: String, CodingKey { case p, legacy, n }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let point = try? container.decode(Point.self, forKey: .p) {
+                self.point = point
+            } else {
+                let nested = try container.nestedContainer(keyedBy: CodingKeys.self, forKey: .p)
+                legacy = try? nested.decode(Int.self, forKey: .legacy)
+            }
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    @Test func aFallbackThatReadsTheProbedObjectKeepsFoundationsBranch() throws {
+        let value = try LenientJSONDecoder().decode(PointOrLegacy.self, from: Data(#"{"p":{"x":1},"n":"5"}"#.utf8))
+        let foundation = try JSONDecoder().decode(PointOrLegacy.self, from: Data(#"{"p":{"x":1},"n":5}"#.utf8))
+        #expect(foundation.point == nil)
+        #expect(value.point == nil)
+        #expect(value.legacy == nil)
+        #expect(value.n == 5)
+    }
+
     @Test func aDecoderKeptAcrossDecodesAnswersEachAsItsOwn() throws {
         let decoder = LenientJSONDecoder()
         // The first decode leaves caught calls behind; the next decodes start clean.
