@@ -91,6 +91,18 @@ extension TreeDecoder {
     /// The calls of a failed pass's log that its second pass answers as Foundation did, each by
     /// its identity and the number of failed calls with that identity before it.
     private func keepCaughtCalls(owner: FoundationAttempt?) {
+        // Most failed passes end with one failure, or a chain of them from an inner level out:
+        // nothing was caught, which one look without allocating tells.
+        var deepestLater = Int.min
+        var anyCaught = false
+        for entry in callLog.reversed() where entry.failed != nil {
+            if deepestLater >= entry.level {
+                anyCaught = true
+                break
+            }
+            deepestLater = max(deepestLater, entry.level)
+        }
+        guard anyCaught else { return }
         var failures: [ProbeCall: Int] = [:]
         var occurrence = [Int](repeating: 0, count: callLog.count)
         for (position, entry) in callLog.enumerated() {
