@@ -51,6 +51,9 @@ extension JSONTree {
     /// members the summary holds every hash, and a scan from the first member for every key would
     /// make a large object's lookups quadratic (a `[Int: V]` of a hundred thousand members, read
     /// key by key): there the cursor's ``MemberIndex`` of the keys before its place answers.
+    ///
+    /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' bytes
+    /// are the tree's input, which its node storage keeps for as long as the tree is read.
     @inline(never)
     private func findExactMemberPastSummary(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox

@@ -49,7 +49,8 @@ extension JSONTree {
     /// ``findMemberFromSnakeCase(in:key:cursor:)`` for a key the cursor's summary may hold: the
     /// members before the cursor's place (a scan of the first of them; past them, the cursor's
     /// ``MemberIndex`` of their converted keys), then those from the place on, as
-    /// ``findExactMemberPastSummary(in:key:hash:cursor:)`` does for exact keys.
+    /// ``findExactMemberPastSummary(in:key:hash:cursor:)`` does for exact keys. `key` is read
+    /// only during the call; the members' bytes live as long as the tree's node storage.
     @inline(never)
     private func findSnakeCaseMemberPastSummary(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox)
         -> Int?

@@ -148,7 +148,8 @@ struct JSONTree {
     @inline(__always)
     subscript(index: Int) -> JSONNode { nodes[index] }
 
-    /// The raw bytes of a scalar node's text.
+    /// The raw bytes of a scalar node's text: a view of the input, valid as long as the caller
+    /// holds this tree, whose node storage owns or borrows the input (see ``NodeStorage``).
     @inline(__always)
     func bytes(of node: JSONNode) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: input[node.offset..<node.offset + textLength(of: node)])

@@ -117,10 +117,7 @@ final class NodeStorage {
     /// The length of a text whose node says ``JSONNode/saturated``.
     @inline(never)
     func longTextLength(at offset: Int) -> Int {
-        guard let length = longTextLengths[offset] else {
-            preconditionFailure("No recorded length for the long text at \(offset)")
-        }
-        return length
+        NodeStorage.recorded(longTextLengths, at: offset, "length for the long text")
     }
 
     /// Records the element count of the container at `index`, once it is closed, if its node
@@ -144,9 +141,13 @@ final class NodeStorage {
     /// The element count of a container whose node says ``JSONNode/saturated``.
     @inline(never)
     func largeCount(at index: Int) -> Int {
-        guard let count = largeCounts[index] else {
-            preconditionFailure("No recorded count for the container at \(index)")
-        }
-        return count
+        NodeStorage.recorded(largeCounts, at: index, "count for the container")
+    }
+
+    /// A figure of a side table, which the parser records for every node that says
+    /// ``JSONNode/saturated``.
+    private static func recorded(_ table: [Int: Int], at position: Int, _ what: String) -> Int {
+        guard let figure = table[position] else { preconditionFailure("No recorded \(what) at \(position)") }
+        return figure
     }
 }
