@@ -69,7 +69,8 @@ extension TreeDecoder {
 /// passed over before it; of a nested key
 /// (`"ext.desc"`, `"info[1].zone"`), only the value at its end. The objects and arrays a nested key
 /// steps through are kept minus what is read in them, at any depth; an array keeps its length up
-/// to its last kept element, with `null` where an element was read whole. With `"desc": "ext.desc"`,
+/// to its last kept element, with `null` where an element was read whole, and a `null` before the
+/// last position read is not kept (encoding pads such positions itself). With `"desc": "ext.desc"`,
 /// `"zone": "info[1].zone"` and `"id": ["id", "ID"]`, the document
 ///
 ///     {"id": 1, "ID": 2, "ext": {"desc": "d", "x": 1}, "info": [{"a": 1}, {"zone": "z", "b": 2}, 3]}
@@ -187,12 +188,23 @@ extension TreeDecoder.KeyedContainer {
             return members.isEmpty ? nil : .object(JSONObject(uniqueMembers: members))
         }
         // An array: positions stay where they were, read ones become `null`, and the read ones at
-        // the end are left off.
-        var elements: [JSONValue] = []
-        var keptCount = 0
+        // the end are left off. A `null` before the last position the mapping reads is not kept
+        // either: encoding pads those positions with `null` itself, and a kept one would come back
+        // from the encoder's padding as data the model never held.
+        var lastRead = -1
+        var position = 0
         var element = index + 1
         while element < end {
-            if let value = rest(of: element) {
+            if reads.ends.contains(element) || reads.steps.contains(element) { lastRead = position }
+            element = tree.next(after: element)
+            position += 1
+        }
+        var elements: [JSONValue] = []
+        var keptCount = 0
+        element = index + 1
+        while element < end {
+            let isPadding = elements.count < lastRead && tree[element].kind == .null
+            if !isPadding, let value = rest(of: element) {
                 elements.append(value)
                 keptCount = elements.count
             } else {
@@ -208,8 +220,12 @@ extension TreeDecoder.KeyedContainer {
     /// absent — loose matching reads the first member that matches, so a later spelling of the
     /// same key (`UserName` after `user_name`) is read by nobody and kept.
     private func isRead(keyAt keyIndex: Int, excluding ownName: String) -> Bool {
-        let name = convertedName(ofKeyAt: keyIndex)
-        let candidates = Self.propertyNames(spelledAs: name)
+        // A type's own strategy spells its keys for the JSON's keys as they are written (it
+        // overrides the decoder's strategy); without one, keys meet as the decoder converts them.
+        let hasTypeStrategy = plan?.strategy != nil
+        let name = hasTypeStrategy ? decoder.tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
+        var candidates = Self.propertyNames(spelledAs: name)
+        if hasTypeStrategy, let plan { candidates += plan.propertyNameCandidates(forStrategyKey: name) }
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name { return true }
         }

@@ -40,7 +40,8 @@ extension TreeEncoder {
                 if existed {
                     try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
                 } else {
-                    try encode(value, into: member, key: AnyCodingKey(key))
+                    // Server data, written as it came: no key strategy for the keys inside it.
+                    try insert(value, into: member, key: AnyCodingKey(key))
                 }
             }
         }

@@ -141,6 +141,35 @@ final class KeyPlan: @unchecked Sendable {
         return key
     }
 
+    /// Property names that the type's strategy may spell as `jsonKey`, for telling whether a
+    /// property reads a member (``UnknownKeys``): the names asked for so far whose key it is,
+    /// and the names its words make with the first word as written, in capitals or capitalized,
+    /// and the others capitalized, one of them or all in capitals (`is_httpok`: `isHttpok`,
+    /// `isHTTPOK`; `avatar_url_string`: `avatarURLString`). A strategy does not spell every name
+    /// back the way it came, so these are candidates: the caller checks each one forward with
+    /// ``strategyKey(for:)``. Empty without a strategy.
+    func propertyNameCandidates(forStrategyKey jsonKey: String) -> [String] {
+        guard strategy != nil else { return [] }
+        var names: [String] = []
+        lock.lock()
+        for (name, key) in strategyKeys where key.text == jsonKey { names.append(name) }
+        lock.unlock()
+        let words = KeyStrategy.words(of: jsonKey).map { $0.lowercased() }
+        guard let first = words.first else { return names }
+        let rest = words.dropFirst()
+        func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
+        var tails = [rest.map(capitalized).joined(), rest.map { $0.uppercased() }.joined()]
+        for (position, word) in rest.enumerated() where rest.count > 1 {
+            var spelled = rest.map(capitalized)
+            spelled[position] = word.uppercased()
+            tails.append(spelled.joined())
+        }
+        for head in [first, first.uppercased(), capitalized(first)] {
+            for tail in tails { names.append(head + tail) }
+        }
+        return names
+    }
+
     /// The key order for a decode: the shared one once a decode has finished learning it,
     /// otherwise a new one for this decode to learn.
     func keyOrder() -> KeyOrder {
