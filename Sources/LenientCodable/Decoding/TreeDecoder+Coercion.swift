@@ -327,7 +327,8 @@ extension TreeDecoder {
             let mark = reportMark
             activeWraps.append((index, ObjectIdentifier(T.self)))
             defer { activeWraps.removeLast() }
-            if let value = try? collection.wrapping(from: self, at: index, path: path) as? T {
+            // The value becomes the collection's first element, at that element's path.
+            if let value = try? collection.wrapping(from: self, at: index, path: path.appending(index: 0)) as? T {
                 // The wrap first, then what was forgiven inside the wrapped value.
                 if let report {
                     report.issues.insert(
@@ -346,7 +347,12 @@ extension TreeDecoder {
         {
             return value
         }
-        if let jsonTextFailure { throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self) }
+        if let jsonTextFailure {
+            // The JSON text decoded and its type's hook refused the value: a rejection, as for
+            // the same JSON given directly.
+            if TreeDecoder.isRejection(jsonTextFailure, at: path) { throw jsonTextFailure }
+            throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self)
+        }
         return nil
     }
 
@@ -426,12 +432,24 @@ extension TreeDecoder {
                     inner in
                     try inner.unwrap(T.self, at: 0, path: path)
                 }
-                report?.issues.insert(
-                    DecodingIssue(
+                if let report {
+                    var parsed = DecodingIssue(
                         path: path, jsonPath: jsonPath(of: index), kind: .coerced,
                         message: "Parsed the JSON text in a string as \(T.self).", found: .string(text),
-                        origin: issueOrigin(node: index)),
-                    at: mark)
+                        origin: issueOrigin(node: index))
+                    // Forgiven again at the text's top (an object there wrapped in an array): still
+                    // one value, so one issue that says both.
+                    if mark < report.issues.count, report.issues[mark].kind == .coerced,
+                        report.issues[mark].path == parsed.path, report.issues[mark].jsonPath == parsed.jsonPath
+                    {
+                        let then = report.issues[mark].message
+                        parsed.message =
+                            "Parsed the JSON text in a string as \(T.self); then \(then.prefix(1).lowercased() + then.dropFirst())"
+                        report.issues[mark] = parsed
+                    } else {
+                        report.issues.insert(parsed, at: mark)
+                    }
+                }
                 return .success(value)
             } catch {
                 rollbackReport(to: mark)

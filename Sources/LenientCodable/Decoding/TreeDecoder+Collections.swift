@@ -7,6 +7,8 @@ protocol LenientCollection: _LenientDecodingMarker {
     /// The type of the elements, which wrapping a single value decodes from that value.
     static var elementType: Any.Type { get }
     static func decodeElements(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+    /// The collection of one element decoded from the value at `index`, whose path `path` is
+    /// the element's (`items[0]`), as in the array the value stands for.
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
 }
 
@@ -220,8 +222,17 @@ extension TreeDecoder {
             return LossyArray(wrappedValue: [])
         }
         if let parsed = decodeCurrentJSONText(LossyArray<Element>.self) { return parsed }
+        // The value stands for the array's first element, and its path says so: `items[0].n`.
+        let elementPath = path.appending(index: 0)
         let mark = reportMark
-        guard let element = decodeLossyElement(Element.self) else { return LossyArray(wrappedValue: []) }
+        let element: Element
+        do {
+            element = try unwrapElement(Element.self, at: index, path: elementPath)
+        } catch {
+            rollbackReport(to: mark)
+            recordDropped(error, path: elementPath, found: index)
+            return LossyArray(wrappedValue: [])
+        }
         // The wrap first, then what was forgiven inside the wrapped value.
         if let report {
             report.issues.insert(

@@ -387,8 +387,10 @@ import Testing
         let (value, report) = try LenientJSONDecoder().decodeWithReport(
             HoldsFlats.self, from: Data(#"{"b":{"a":1}}"#.utf8))
         #expect(value.b == [Flat(a: 1, d: false)])
-        // The element's path is the wrapped value's own: `b`, where the JSON has it.
-        #expect(report.issues.map(\.path) == ["b", "b.d"])
+        // The value is the array's first element: its coding path says so, its JSON path says
+        // where the JSON has it.
+        #expect(report.issues.map(\.path) == ["b", "b[0].d"])
+        #expect(report.issues.map(\.jsonPath) == ["b", "b.d"])
         #expect(report.issues.map(\.kind) == [.coerced, .defaulted])
     }
 
