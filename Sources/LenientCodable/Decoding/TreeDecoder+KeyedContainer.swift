@@ -197,6 +197,7 @@ extension TreeDecoder {
                 if tree[keyIndex + 1].kind != .null {
                     recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 }
+                decoder.looselyReadKeys.insert(keyIndex)
                 return keyIndex + 1
             }
         }

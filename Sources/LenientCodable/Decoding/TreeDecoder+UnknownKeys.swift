@@ -224,12 +224,15 @@ extension TreeDecoder.KeyedContainer {
         // overrides the decoder's strategy); without one, keys meet as the decoder converts them.
         let hasTypeStrategy = plan?.strategy != nil
         let name = hasTypeStrategy ? decoder.tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
-        var candidates = Self.propertyNames(spelledAs: name)
-        if hasTypeStrategy, let plan { candidates += plan.propertyNameCandidates(forStrategyKey: name) }
+        // The names a strategy or loose matching may have turned into this key: the usual
+        // spellings, and those the type asked for so far. Each is checked forward below.
+        var candidates = Self.propertyNames(spelledAs: name) + KeyStrategy.propertyNameCandidates(for: name)
+        if hasTypeStrategy, let plan { candidates += plan.namesAskedFor(withStrategyKey: name) }
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name { return true }
         }
         guard matchesLoosely else { return false }
+        if decoder.looselyReadKeys.contains(keyIndex) { return true }
         let loose = Self.looseForm(name)
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,

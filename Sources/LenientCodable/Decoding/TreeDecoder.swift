@@ -65,6 +65,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
+        @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -162,6 +163,13 @@ final class TreeDecoder: Decoder {
     /// Whether the Foundation-like pass under way logs the calls through containers: from its
     /// first failed call on (see TreeDecoder+Probes.swift).
     @exclusivity(unchecked) var logsCalls = false
+    /// The key nodes that loose key matching gave to a property (an exact key being absent):
+    /// read, for an ``UnknownKeys`` property decoded after that property, however the key is
+    /// spelled (`USERID` for `userID`).
+    var looselyReadKeys: Set<Int> {
+        get { occasionalState?.looselyReadKeys ?? [] }
+        _modify { yield &occasional.looselyReadKeys }
+    }
     /// The calls the pass under way logged, in order.
     var callLog: [LoggedCall] {
         get { occasionalState?.callLog ?? [] }

@@ -50,8 +50,14 @@ final class KeyPlan: @unchecked Sendable {
     /// Whether any property has a transform, is required or has a declared default: keyed
     /// containers of other types test this one Bool and take their usual path.
     let hasPropertyRules: Bool
-    /// JSON keys derived from `strategy`, by property name; filled as properties are asked for.
+    /// JSON keys derived from `strategy`, by property name; filled as properties are asked for,
+    /// up to ``maximumCachedStrategyKeys`` (a coding key type that accepts any name would
+    /// otherwise grow it with every key a server sends).
     private var strategyKeys: [String: KeyBytes] = [:]
+    /// The names in `strategyKeys`, by their JSON key: what ``propertyNameCandidates(forStrategyKey:)``
+    /// reads back.
+    private var namesByStrategyKey: [String: [String]] = [:]
+    static let maximumCachedStrategyKeys = 1024
     /// The order in which the first decode to finish asked for the keys; see ``KeyOrder``.
     private var sharedOrder: KeyOrder?
     private let lock = NSLock()
@@ -136,38 +142,24 @@ final class KeyPlan: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let cached = strategyKeys[propertyName] { return cached }
-        let key = KeyBytes(strategy.jsonKey(for: propertyName))
-        strategyKeys[propertyName] = key
+        let text = strategy.jsonKey(for: propertyName)
+        let key = KeyBytes(text)
+        if strategyKeys.count < KeyPlan.maximumCachedStrategyKeys {
+            strategyKeys[propertyName] = key
+            namesByStrategyKey[text, default: []].append(propertyName)
+        }
         return key
     }
 
     /// Property names that the type's strategy may spell as `jsonKey`, for telling whether a
-    /// property reads a member (``UnknownKeys``): the names asked for so far whose key it is,
-    /// and the names its words make with the first word as written, in capitals or capitalized,
-    /// and the others capitalized, one of them or all in capitals (`is_httpok`: `isHttpok`,
-    /// `isHTTPOK`; `avatar_url_string`: `avatarURLString`). A strategy does not spell every name
-    /// back the way it came, so these are candidates: the caller checks each one forward with
-    /// ``strategyKey(for:)``. Empty without a strategy.
-    func propertyNameCandidates(forStrategyKey jsonKey: String) -> [String] {
+    /// property reads a member (``UnknownKeys``): the names asked for so far whose key it is.
+    /// Empty without a strategy. ``KeyStrategy/propertyNameCandidates(for:)`` adds the spellings
+    /// a name usually has.
+    func namesAskedFor(withStrategyKey jsonKey: String) -> [String] {
         guard strategy != nil else { return [] }
-        var names: [String] = []
         lock.lock()
-        for (name, key) in strategyKeys where key.text == jsonKey { names.append(name) }
-        lock.unlock()
-        let words = KeyStrategy.words(of: jsonKey).map { $0.lowercased() }
-        guard let first = words.first else { return names }
-        let rest = words.dropFirst()
-        func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
-        var tails = [rest.map(capitalized).joined(), rest.map { $0.uppercased() }.joined()]
-        for (position, word) in rest.enumerated() where rest.count > 1 {
-            var spelled = rest.map(capitalized)
-            spelled[position] = word.uppercased()
-            tails.append(spelled.joined())
-        }
-        for head in [first, first.uppercased(), capitalized(first)] {
-            for tail in tails { names.append(head + tail) }
-        }
-        return names
+        defer { lock.unlock() }
+        return namesByStrategyKey[jsonKey] ?? []
     }
 
     /// The key order for a decode: the shared one once a decode has finished learning it,

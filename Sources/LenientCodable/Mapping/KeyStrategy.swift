@@ -67,6 +67,37 @@ public struct KeyStrategy: Sendable {
         }
     }
 
+    /// Property names that a key spelled by a strategy may come from, since a strategy does not
+    /// spell every name back the way it came: the key's words joined in camel case, with the
+    /// first as written, in capitals or capitalized, and each short word after it (eight letters
+    /// or fewer, as acronyms are) capitalized or in capitals (`is_httpok`: `isHttpok`,
+    /// `isHTTPOK`; `fetch-url-for-id`: `fetchURLForID`). Candidates only: the caller checks each
+    /// one forward. None for a key of more than 128 bytes or 12 words, so that a long key costs
+    /// no more than its length.
+    static func propertyNameCandidates(for key: String) -> [String] {
+        guard key.utf8.count <= 128 else { return [] }
+        let words = KeyStrategy.words(of: key).map { $0.lowercased() }
+        guard let first = words.first, words.count <= 12 else { return [] }
+        func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
+        // Each later word's spellings; short words may be acronyms. At most 32 combinations.
+        var tails = [""]
+        var acronyms = 0
+        for word in words.dropFirst() {
+            if word.count <= 8 && acronyms < 5 {
+                acronyms += 1
+                tails = tails.flatMap { [$0 + capitalized(word), $0 + word.uppercased()] }
+            } else {
+                tails = tails.map { $0 + capitalized(word) }
+            }
+        }
+        var names: [String] = []
+        names.reserveCapacity(tails.count * 3)
+        for head in [first, first.uppercased(), capitalized(first)] {
+            for tail in tails { names.append(head + tail) }
+        }
+        return names
+    }
+
     private static func capitalizingFirst(_ word: Substring) -> String {
         guard let first = word.first else { return "" }
         return first.uppercased() + word.dropFirst()

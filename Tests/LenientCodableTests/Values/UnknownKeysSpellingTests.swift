@@ -74,6 +74,59 @@ import Testing
         #expect(object.keys.sorted() == ["is_httpok", "other_Thing", "user_id"])
     }
 
+    struct Acronyms2: Codable, Equatable, KeyMapping {
+        var extras = UnknownKeys()
+        var fetchURLForID: Int?
+        var getHTTPResponseURL: Int?
+        static let keyStrategy: KeyStrategy? = .kebabCase
+    }
+
+    struct LooseFirst: Codable, Equatable {
+        var extras = UnknownKeys()
+        var userID: Int?
+    }
+
+    struct LooseLast: Codable, Equatable {
+        var userID: Int?
+        var extras = UnknownKeys()
+    }
+
+    @Test func severalAcronymsInANameAreReadOnTheTypesFirstDecode() throws {
+        let value = try LenientJSONDecoder().decode(
+            Acronyms2.self, from: #"{"fetch-url-for-id":1,"get-http-response-url":2,"x-y":3}"#)
+        #expect(value.fetchURLForID == 1 && value.getHTTPResponseURL == 2)
+        #expect(value.extras.keys == ["x-y"])
+        var edited = value
+        edited.fetchURLForID = nil
+        let back = try LenientJSONDecoder().decode(Acronyms2.self, from: try LenientJSONEncoder().encode(edited))
+        #expect(back == edited)
+    }
+
+    @Test func aMemberLooseMatchingGivesToAPropertyIsNotKept() throws {
+        for json in [#"{"user_id":5,"x":1}"#, #"{"User-ID":5,"x":1}"#] {
+            let first = try LenientJSONDecoder().decode(LooseFirst.self, from: json)
+            #expect(first.userID == 5 && first.extras.keys == ["x"], "\(json)")
+            var edited = first
+            edited.userID = nil
+            let back = try LenientJSONDecoder().decode(LooseFirst.self, from: try LenientJSONEncoder().encode(edited))
+            #expect(back == edited, "\(json)")
+        }
+        // A spelling that hides the words is read too when the kept keys come after the property.
+        let last = try LenientJSONDecoder().decode(LooseLast.self, from: #"{"USERID":5,"x":1}"#)
+        #expect(last.userID == 5 && last.extras.keys == ["x"])
+        // Strict mode matches no key loosely: the member is nobody's, and kept.
+        let strict = try LenientJSONDecoder(options: .strict).decode(LooseLast.self, from: #"{"USERID":5}"#)
+        #expect(strict.userID == nil && strict.extras.keys == ["USERID"])
+    }
+
+    @Test func aLongUnknownKeyCostsItsLength() throws {
+        // A key of 100 000 words: no spelling of it is tried, and it is kept as it came.
+        let key = Array(repeating: "a", count: 100_000).joined(separator: "_")
+        let value = try LenientJSONDecoder().decode(Snake.self, from: "{\"\(key)\":1,\"user_name\":\"a\"}")
+        #expect(value.extras.keys == [key])
+        #expect(value.userName == "a")
+    }
+
     @Test func aTypeStrategyMeetsTheJSONsOwnKeysUnderTheDecodersStrategy() throws {
         for options in Self.modes {
             let decoder = LenientJSONDecoder(options: options)
