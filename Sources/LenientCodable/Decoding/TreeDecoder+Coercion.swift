@@ -328,18 +328,26 @@ extension TreeDecoder {
             activeWraps.append((index, ObjectIdentifier(T.self)))
             defer { activeWraps.removeLast() }
             // The value becomes the collection's first element, at that element's path.
-            if let value = try? collection.wrapping(from: self, at: index, path: path.appending(index: 0)) as? T {
-                // The wrap first, then what was forgiven inside the wrapped value.
-                if let report {
-                    report.issues.insert(
-                        DecodingIssue(
+            let elementPath = path.appending(index: 0)
+            do {
+                if let value = try collection.wrapping(from: self, at: index, path: elementPath) as? T {
+                    // The wrap first, then what was forgiven inside the wrapped value.
+                    if let report {
+                        var wrap = DecodingIssue(
                             path: path, jsonPath: jsonPath(of: index), kind: .coerced,
                             message: "Wrapped \(describeFound(at: index)) in \(T.self).",
-                            found: tree.value(at: index), origin: issueOrigin(node: index)),
-                        at: mark)
+                            found: tree.value(at: index), origin: issueOrigin(node: index))
+                        fold(into: &wrap, issuesSince: mark, of: report)
+                        report.issues.insert(wrap, at: mark)
+                    }
+                    return value
                 }
-                return value
-            }
+            } catch  where options.dropsInvalidElements && TreeDecoder.isRejection(error, at: elementPath) {
+                // Its type's hook refused the value: the element is left out, as from an array.
+                rollbackReport(to: mark)
+                recordDropped(error, path: elementPath, found: index)
+                return collection.empty as? T
+            } catch {}
             rollbackReport(to: mark)
         }
         if options.coercesEnums, T.self is any RawRepresentable.Type,
@@ -360,6 +368,26 @@ extension TreeDecoder {
     /// error a user would otherwise never see, named in the description and kept as the
     /// underlying error.
     @inline(never)
+    /// Takes into `issue` the coercions recorded since `mark` of the same JSON value — the text's
+    /// top value wrapped in an array, a wrapped number truncated to an `Int`, a wrap inside a
+    /// wrap: one value forgiven step by step is one issue, whose message says each step.
+    /// (Issues of the value's parts, such as a member of a wrapped object, stay as they are.)
+    private func fold(into issue: inout DecodingIssue, issuesSince mark: Int, of report: ReportCollector) {
+        guard mark < report.issues.count else { return }
+        let place = issue.jsonPath
+        var position = mark
+        while position < report.issues.count {
+            let other = report.issues[position]
+            guard other.kind == .coerced, other.jsonPath == place else {
+                position += 1
+                continue
+            }
+            let then = other.message.prefix(1).lowercased() + other.message.dropFirst()
+            issue.message = "\(issue.message.dropLast(issue.message.hasSuffix(".") ? 1 : 0)); then \(then)"
+            report.issues.remove(at: position)
+        }
+    }
+
     static func explaining(_ failure: any Error, byJSONTextFailure inner: any Error, as type: Any.Type) -> any Error {
         let reason = "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner))."
         func explained(_ context: DecodingError.Context) -> DecodingError.Context {
@@ -437,18 +465,8 @@ extension TreeDecoder {
                         path: path, jsonPath: jsonPath(of: index), kind: .coerced,
                         message: "Parsed the JSON text in a string as \(T.self).", found: .string(text),
                         origin: issueOrigin(node: index))
-                    // Forgiven again at the text's top (an object there wrapped in an array): still
-                    // one value, so one issue that says both.
-                    if mark < report.issues.count, report.issues[mark].kind == .coerced,
-                        report.issues[mark].path == parsed.path, report.issues[mark].jsonPath == parsed.jsonPath
-                    {
-                        let then = report.issues[mark].message
-                        parsed.message =
-                            "Parsed the JSON text in a string as \(T.self); then \(then.prefix(1).lowercased() + then.dropFirst())"
-                        report.issues[mark] = parsed
-                    } else {
-                        report.issues.insert(parsed, at: mark)
-                    }
+                    fold(into: &parsed, issuesSince: mark, of: report)
+                    report.issues.insert(parsed, at: mark)
                 }
                 return .success(value)
             } catch {

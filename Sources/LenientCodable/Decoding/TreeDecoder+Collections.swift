@@ -10,6 +10,8 @@ protocol LenientCollection: _LenientDecodingMarker {
     /// The collection of one element decoded from the value at `index`, whose path `path` is
     /// the element's (`items[0]`), as in the array the value stands for.
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
+    /// The collection with no elements: what a wrapped value whose element is left out gives.
+    static var empty: Self { get }
 }
 
 extension LenientCollection {
@@ -371,6 +373,8 @@ extension Array: LenientCollection where Element: Decodable {
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
         [try decoder.unwrap(Element.self, at: index, path: path)]
     }
+
+    static var empty: [Element] { [] }
 }
 
 extension ContiguousArray: _LenientDecodingMarker where Element: Decodable {
@@ -395,6 +399,8 @@ extension ContiguousArray: LenientCollection where Element: Decodable {
     > {
         [try decoder.unwrap(Element.self, at: index, path: path)]
     }
+
+    static var empty: ContiguousArray<Element> { [] }
 }
 
 extension Set: _LenientDecodingMarker where Element: Decodable {
@@ -414,6 +420,8 @@ extension Set: LenientCollection where Element: Decodable {
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
         [try decoder.unwrap(Element.self, at: index, path: path)]
     }
+
+    static var empty: Set<Element> { [] }
 }
 
 extension CodingPathNode {

@@ -103,6 +103,62 @@ import Testing
         #expect(back.report.issues.isEmpty)
     }
 
+    struct Numbers: Codable, Equatable { var v: [Int] }
+    struct Nested: Codable { var items: [[Located]] }
+    struct Lists: Codable { var h: [Checked] }
+    struct Grouped: Codable { var m: [String: [Checked]] }
+
+    @Test(arguments: [
+        (
+            #"{"v": 5.5}"#, [5],
+            "Wrapped number 5.5 in Array<Int>; then coerced number 5.5 to Int 5 (fraction truncated)."
+        ),
+        (#"{"v": "5"}"#, [5], #"Wrapped string "5" in Array<Int>; then coerced string "5" to Int 5."#),
+        (#"{"v": true}"#, [1], "Wrapped bool true in Array<Int>; then coerced bool true to Int 1."),
+    ])
+    func aWrappedScalarsOwnCoercionIsInTheWrapsIssue(json: String, expected: [Int], message: String) throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Numbers.self, from: json)
+        #expect(value.v == expected)
+        #expect(report.issues.map(\.message) == [message])
+        #expect(report.issues.map(\.path) == ["v"])
+        let back = try LenientJSONDecoder().decodeWithReport(Numbers.self, from: try LenientJSONEncoder().encode(value))
+        #expect(back.value == value && back.report.issues.isEmpty)
+        // Nothing is made up for a value that is no element either.
+        let (none, noneReport) = try LenientJSONDecoder().decodeWithReport(Numbers.self, from: #"{"v": "abc"}"#)
+        #expect(none.v.isEmpty)
+        #expect(noneReport.issues.map(\.kind) == [.defaulted])
+    }
+
+    @Test func aWrapInsideAWrapIsOneIssueWithOrWithoutJSONText() throws {
+        for json in [#"{"items": {"n": "1"}}"#, #"{"items": "{\"n\": \"1\"}"}"#] {
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(Nested.self, from: json)
+            #expect(value.items.map { $0.map(\.n) } == [[1]], "\(json)")
+            #expect(value.items.first?.first?.path == ".items[0][0]", "\(json)")
+            #expect(report.issues.map(\.path) == ["items", "items[0][0].n"], "\(json)")
+            #expect(report.issues.first?.message.hasSuffix("; then wrapped an object in Array<Located>.") == true)
+        }
+    }
+
+    @Test func aWrappedValueThatItsHookRefusesIsARejectedElement() throws {
+        let (list, listReport) = try LenientJSONDecoder().decodeWithReport(Lists.self, from: #"{"h": {"name": "bad"}}"#)
+        #expect(list.h.isEmpty)
+        #expect(listReport.issues.map(\.kind) == [.rejected])
+        #expect(listReport.issues.map(\.path) == ["h[0]"])
+        let (grouped, groupedReport) = try LenientJSONDecoder().decodeWithReport(
+            Grouped.self, from: #"{"m": {"b": {"name": "bad"}, "c": {"name": "ok"}}}"#)
+        #expect(grouped.m == ["b": [], "c": [Checked(name: "ok")]])
+        #expect(groupedReport.issues.map(\.kind) == [.rejected, .coerced])
+        #expect(groupedReport.issues.map(\.path) == ["m.b[0]", "m.c"])
+        // The same as for an array given as one: its refused element is left out.
+        let (plain, plainReport) = try LenientJSONDecoder().decodeWithReport(
+            Lists.self, from: #"{"h": [{"name": "bad"}]}"#)
+        #expect(plain.h.isEmpty)
+        #expect(plainReport.issues.map(\.path) == ["h[0]"])
+        let back = try LenientJSONDecoder().decodeWithReport(
+            Grouped.self, from: try LenientJSONEncoder().encode(grouped))
+        #expect(back.value.m == grouped.m && back.report.issues.isEmpty)
+    }
+
     @Test func aHookRefusingJSONTextIsARejectionAsForTheSameJSONGivenDirectly() throws {
         let inText = #"{"items": [], "one": "{\"name\": \"bad\"}"}"#
         let direct = #"{"items": [], "one": {"name": "bad"}}"#
