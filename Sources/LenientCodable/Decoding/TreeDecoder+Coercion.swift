@@ -364,10 +364,6 @@ extension TreeDecoder {
         return nil
     }
 
-    /// `failure` with the reason the string's JSON text could not stand in for the value: the
-    /// error a user would otherwise never see, named in the description and kept as the
-    /// underlying error.
-    @inline(never)
     /// Takes into `issue` the coercions recorded since `mark` of the same JSON value — the text's
     /// top value wrapped in an array, a wrapped number truncated to an `Int`, a wrap inside a
     /// wrap: one value forgiven step by step is one issue, whose message says each step.
@@ -388,6 +384,10 @@ extension TreeDecoder {
         }
     }
 
+    /// `failure` with the reason the string's JSON text could not stand in for the value: the
+    /// error a user would otherwise never see, named in the description and kept as the
+    /// underlying error.
+    @inline(never)
     static func explaining(_ failure: any Error, byJSONTextFailure inner: any Error, as type: Any.Type) -> any Error {
         let reason = "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner))."
         func explained(_ context: DecodingError.Context) -> DecodingError.Context {

@@ -54,7 +54,7 @@ final class KeyPlan: @unchecked Sendable {
     /// up to ``maximumCachedStrategyKeys`` (a coding key type that accepts any name would
     /// otherwise grow it with every key a server sends).
     private var strategyKeys: [String: KeyBytes] = [:]
-    /// The names in `strategyKeys`, by their JSON key: what ``propertyNameCandidates(forStrategyKey:)``
+    /// The names in `strategyKeys`, by their JSON key: what ``namesAskedFor(withStrategyKey:)``
     /// reads back.
     private var namesByStrategyKey: [String: [String]] = [:]
     static let maximumCachedStrategyKeys = 1024
