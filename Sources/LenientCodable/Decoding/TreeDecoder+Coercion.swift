@@ -320,6 +320,8 @@ extension TreeDecoder {
             case nil: break
             }
         }
+        var wrapFailure: (any Error)?
+        let elementPath = path.appending(index: 0)
         if options.wrapsSingleValuesInArrays, node.kind != .array, node.kind != .null,
             let collection = T.self as? any LenientCollection.Type,
             mayWrap(index, in: T.self, of: collection.elementType)
@@ -327,8 +329,9 @@ extension TreeDecoder {
             let mark = reportMark
             activeWraps.append((index, ObjectIdentifier(T.self)))
             defer { activeWraps.removeLast() }
-            // The value becomes the collection's first element, at that element's path.
-            let elementPath = path.appending(index: 0)
+            // The value becomes the collection's first element, at that element's path. It is
+            // wrapped only when it decodes as an element: a wrap never makes an empty array or an
+            // element of defaults, so that a `try?` probe for a list still fails on what is none.
             do {
                 if let value = try collection.wrapping(from: self, at: index, path: elementPath) as? T {
                     // The wrap first, then what was forgiven inside the wrapped value.
@@ -342,12 +345,9 @@ extension TreeDecoder {
                     }
                     return value
                 }
-            } catch  where options.dropsInvalidElements && TreeDecoder.isRejection(error, at: elementPath) {
-                // Its type's hook refused the value: the element is left out, as from an array.
-                rollbackReport(to: mark)
-                recordDropped(error, path: elementPath, found: index)
-                return collection.empty as? T
-            } catch {}
+            } catch {
+                wrapFailure = error
+            }
             rollbackReport(to: mark)
         }
         if options.coercesEnums, T.self is any RawRepresentable.Type,
@@ -361,23 +361,39 @@ extension TreeDecoder {
             if TreeDecoder.isRejection(jsonTextFailure, at: path) { throw jsonTextFailure }
             throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self)
         }
+        if let wrapFailure, node.kind == .object {
+            // An object where a list is expected is almost surely the list's one element: say
+            // why it is none, and a hook's refusal of it is the refusal of the value.
+            if case DecodingError.dataCorrupted(let context) = wrapFailure,
+                TreeDecoder.isRejection(wrapFailure, at: elementPath)
+            {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: errorPath(path),
+                        debugDescription: "\(context.debugDescription) (the object, as the one element of \(T.self))",
+                        underlyingError: wrapFailure))
+            }
+            throw TreeDecoder.explaining(failure, byWrapFailure: wrapFailure, as: T.self)
+        }
         return nil
     }
 
-    /// Takes into `issue` the coercions recorded since `mark` of the same JSON value — the text's
-    /// top value wrapped in an array, a wrapped number truncated to an `Int`, a wrap inside a
-    /// wrap: one value forgiven step by step is one issue, whose message says each step.
-    /// (Issues of the value's parts, such as a member of a wrapped object, stay as they are.)
-    private func fold(into issue: inout DecodingIssue, issuesSince mark: Int, of report: ReportCollector) {
+    /// Takes into `issue` what was forgiven since `mark` of the same JSON value — the text's top
+    /// value wrapped in an array, a wrapped number truncated to an `Int`, a wrap inside a wrap, a
+    /// wrapped string that became an enum's fallback case: one value forgiven step by step is one
+    /// issue, whose message says each step, `defaulted` if a step was. (Issues of the value's
+    /// parts, such as a member of a wrapped object, stay as they are.)
+    func fold(into issue: inout DecodingIssue, issuesSince mark: Int, of report: ReportCollector) {
         guard mark < report.issues.count else { return }
         let place = issue.jsonPath
         var position = mark
         while position < report.issues.count {
             let other = report.issues[position]
-            guard other.kind == .coerced, other.jsonPath == place else {
+            guard other.kind == .coerced || other.kind == .defaulted, other.jsonPath == place else {
                 position += 1
                 continue
             }
+            if other.kind == .defaulted { issue.kind = .defaulted }
             let then = other.message.prefix(1).lowercased() + other.message.dropFirst()
             issue.message = "\(issue.message.dropLast(issue.message.hasSuffix(".") ? 1 : 0)); then \(then)"
             report.issues.remove(at: position)
@@ -389,7 +405,19 @@ extension TreeDecoder {
     /// underlying error.
     @inline(never)
     static func explaining(_ failure: any Error, byJSONTextFailure inner: any Error, as type: Any.Type) -> any Error {
-        let reason = "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner))."
+        explaining(
+            failure, by: inner,
+            reason: "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner)).")
+    }
+
+    /// `failure` with the reason an object could not be wrapped as the one element of `type`.
+    static func explaining(_ failure: any Error, byWrapFailure inner: any Error, as type: Any.Type) -> any Error {
+        explaining(
+            failure, by: inner,
+            reason: "As the one element of \(type), the object cannot be decoded either: \(TreeDecoder.reason(inner)).")
+    }
+
+    private static func explaining(_ failure: any Error, by inner: any Error, reason: String) -> any Error {
         func explained(_ context: DecodingError.Context) -> DecodingError.Context {
             .init(
                 codingPath: context.codingPath, debugDescription: "\(context.debugDescription) \(reason)",
@@ -419,7 +447,13 @@ extension TreeDecoder {
         // A chain through other types back to a wrap already under way at this value.
         let id = ObjectIdentifier(collection)
         guard !activeWraps.contains(where: { $0.index == index && $0.type == id }) else { return false }
-        // Wrapping an object decodes it again, perhaps right after a probe decoded it as the element type.
+        // The first wrap of a value decodes it for the first time: the failure before it stops at
+        // its first byte. A value wrapped again (a probe for a list, in a value that its parent
+        // decodes twice) is decoded again, and that is what the retry budget bounds.
+        if !wrappedNodes.contains(index) {
+            wrappedNodes.insert(index)
+            return true
+        }
         return spendRetryBudget(on: index)
     }
 

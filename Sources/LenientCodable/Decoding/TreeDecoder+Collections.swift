@@ -10,8 +10,6 @@ protocol LenientCollection: _LenientDecodingMarker {
     /// The collection of one element decoded from the value at `index`, whose path `path` is
     /// the element's (`items[0]`), as in the array the value stands for.
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Self
-    /// The collection with no elements: what a wrapped value whose element is left out gives.
-    static var empty: Self { get }
 }
 
 extension LenientCollection {
@@ -237,12 +235,12 @@ extension TreeDecoder {
         }
         // The wrap first, then what was forgiven inside the wrapped value.
         if let report {
-            report.issues.insert(
-                DecodingIssue(
-                    path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                    message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index),
-                    origin: issueOrigin(node: index)),
-                at: mark)
+            var wrap = DecodingIssue(
+                path: path, jsonPath: jsonPath(of: index), kind: .coerced,
+                message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index),
+                origin: issueOrigin(node: index))
+            fold(into: &wrap, issuesSince: mark, of: report)
+            report.issues.insert(wrap, at: mark)
         }
         return LossyArray(wrappedValue: [element])
     }
@@ -371,10 +369,8 @@ extension Array: LenientCollection where Element: Decodable {
     static var elementType: Any.Type { Element.self }
 
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> [Element] {
-        [try decoder.unwrap(Element.self, at: index, path: path)]
+        [try decoder.unwrapElement(Element.self, at: index, path: path)]
     }
-
-    static var empty: [Element] { [] }
 }
 
 extension ContiguousArray: _LenientDecodingMarker where Element: Decodable {
@@ -397,10 +393,8 @@ extension ContiguousArray: LenientCollection where Element: Decodable {
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> ContiguousArray<
         Element
     > {
-        [try decoder.unwrap(Element.self, at: index, path: path)]
+        [try decoder.unwrapElement(Element.self, at: index, path: path)]
     }
-
-    static var empty: ContiguousArray<Element> { [] }
 }
 
 extension Set: _LenientDecodingMarker where Element: Decodable {
@@ -418,10 +412,8 @@ extension Set: LenientCollection where Element: Decodable {
     static var elementType: Any.Type { Element.self }
 
     static func wrapping(from decoder: TreeDecoder, at index: Int, path: CodingPathNode) throws -> Set<Element> {
-        [try decoder.unwrap(Element.self, at: index, path: path)]
+        [try decoder.unwrapElement(Element.self, at: index, path: path)]
     }
-
-    static var empty: Set<Element> { [] }
 }
 
 extension CodingPathNode {

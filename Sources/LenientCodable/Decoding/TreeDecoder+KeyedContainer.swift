@@ -198,6 +198,7 @@ extension TreeDecoder {
                     recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 }
                 decoder.looselyReadKeys.insert(keyIndex)
+                LooselyMatchedKeys.record(name, for: Key.self)
                 return keyIndex + 1
             }
         }
@@ -475,6 +476,13 @@ extension TreeDecoder {
                 throw error
             }
             decoder.rollbackReport(to: mark)
+            if TreeDecoder.isRejection(error, at: path) {
+                // A hook refused the value (an object wrapped as a list's one element, say): said as such.
+                decoder.record(
+                    .rejected, path: path, found: index,
+                    "\(TreeDecoder.reason(error)); used the default \(TreeDecoder.describeDefault(value)).")
+                return value
+            }
             decoder.record(
                 .defaulted, path: path, found: index,
                 "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
@@ -597,6 +605,7 @@ extension TreeDecoder {
                     if !isIgnored(key) {
                         decoder.record(
                             .defaulted, path: pathBox.appending(key), found: nil,
+                            jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
                             missingIn: (objectIndex, key.stringValue),
                             "Missing value; used the declared default \(TreeDecoder.describeDefault(value)).")
                     }

@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 /// Reporting the members that no property read, when ``LenientJSONDecoder/Options/reportsUnknownKeys``
 /// is on. Reads are tracked by key node only in that case.
 extension TreeDecoder {
@@ -229,11 +231,19 @@ extension TreeDecoder.KeyedContainer {
         var candidates = Self.propertyNames(spelledAs: name) + KeyStrategy.propertyNameCandidates(for: name)
         if hasTypeStrategy, let plan { candidates += plan.namesAskedFor(withStrategyKey: name) }
         for candidate in candidates where candidate != ownName {
-            if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name { return true }
+            // The first member the property's key finds is the one it reads: another that a
+            // decoder strategy converts to the same key (`userName` after `user_name`) is nobody's.
+            // (A type's strategy finds keys as written, and a repeated key is never kept.)
+            if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name,
+                hasTypeStrategy || exactValueIndex(named: candidate) == keyIndex + 1
+            {
+                return true
+            }
         }
         guard matchesLoosely else { return false }
         if decoder.looselyReadKeys.contains(keyIndex) { return true }
         let loose = Self.looseForm(name)
+        candidates += LooselyMatchedKeys.names(for: Key.self)
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,
                 exactValueIndex(named: jsonKey) == nil, firstLooseMatch(of: jsonKey) == keyIndex
@@ -280,5 +290,30 @@ extension TreeDecoder.KeyedContainer {
     /// A key with case and separators ignored, as loose key matching compares keys.
     private static func looseForm(_ key: String) -> String {
         String(key.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
+    }
+}
+
+/// The coding keys that loose key matching has found a member for, by coding-key type, in this
+/// process: an ``UnknownKeys`` property that a type decodes before such a property cannot know,
+/// on the type's first decode, that a key spelled `USERID` is `userID`'s; from its second decode
+/// on, it finds the name here.
+enum LooselyMatchedKeys {
+    private static let lock = NSLock()
+    // Read and written only while `lock` is held. Bounded: at most `maximumNames` names a type,
+    // each a coding key the model itself asked for.
+    nonisolated(unsafe) private static var names: [ObjectIdentifier: Set<String>] = [:]
+    static let maximumNames = 256
+
+    static func record(_ name: String, for keys: Any.Type) {
+        let id = ObjectIdentifier(keys)
+        lock.lock()
+        defer { lock.unlock() }
+        if names[id, default: []].count < maximumNames { names[id, default: []].insert(name) }
+    }
+
+    static func names(for keys: Any.Type) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[ObjectIdentifier(keys)] ?? []
     }
 }

@@ -66,6 +66,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
+        @exclusivity(unchecked) var wrappedNodes: Set<Int> = []
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -169,6 +170,12 @@ final class TreeDecoder: Decoder {
     var looselyReadKeys: Set<Int> {
         get { occasionalState?.looselyReadKeys ?? [] }
         _modify { yield &occasional.looselyReadKeys }
+    }
+    /// The nodes wrapped in a collection so far (``mayWrap(_:in:of:)``): wrapping one again
+    /// spends the retry budget, the first wrap does not.
+    var wrappedNodes: Set<Int> {
+        get { occasionalState?.wrappedNodes ?? [] }
+        _modify { yield &occasional.wrappedNodes }
     }
     /// The calls the pass under way logged, in order.
     var callLog: [LoggedCall] {

@@ -139,24 +139,133 @@ import Testing
         }
     }
 
-    @Test func aWrappedValueThatItsHookRefusesIsARejectedElement() throws {
+    @Test func aWrappedValueThatItsHookRefusesIsARejectedValueAndNoList() throws {
         let (list, listReport) = try LenientJSONDecoder().decodeWithReport(Lists.self, from: #"{"h": {"name": "bad"}}"#)
         #expect(list.h.isEmpty)
         #expect(listReport.issues.map(\.kind) == [.rejected])
-        #expect(listReport.issues.map(\.path) == ["h[0]"])
+        #expect(listReport.issues.map(\.path) == ["h"])
+        #expect(listReport.issues.first?.message.contains("as the one element of Array<") == true)
         let (grouped, groupedReport) = try LenientJSONDecoder().decodeWithReport(
             Grouped.self, from: #"{"m": {"b": {"name": "bad"}, "c": {"name": "ok"}}}"#)
-        #expect(grouped.m == ["b": [], "c": [Checked(name: "ok")]])
+        #expect(grouped.m == ["c": [Checked(name: "ok")]])
         #expect(groupedReport.issues.map(\.kind) == [.rejected, .coerced])
-        #expect(groupedReport.issues.map(\.path) == ["m.b[0]", "m.c"])
-        // The same as for an array given as one: its refused element is left out.
-        let (plain, plainReport) = try LenientJSONDecoder().decodeWithReport(
-            Lists.self, from: #"{"h": [{"name": "bad"}]}"#)
-        #expect(plain.h.isEmpty)
-        #expect(plainReport.issues.map(\.path) == ["h[0]"])
+        #expect(groupedReport.issues.map(\.path) == ["m.b", "m.c"])
         let back = try LenientJSONDecoder().decodeWithReport(
             Grouped.self, from: try LenientJSONEncoder().encode(grouped))
         #expect(back.value.m == grouped.m && back.report.issues.isEmpty)
+    }
+
+    struct Label: Codable, Equatable {
+        var id: Int
+        var name: String
+    }
+
+    struct Labels: Codable { var items: [Label] }
+
+    struct Required: Codable, KeyMapping {
+        var id: Int
+        var name: String
+        static let requiredProperties: Set<String> = ["id"]
+    }
+
+    struct RequiredList: Codable { var items: [Required] }
+
+    /// A union that probes for a list first, as real models do.
+    enum Content: Decodable, Equatable {
+        case list([Label])
+        case other([String: Int])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([Label].self) {
+                self = .list(list)
+            } else {
+                self = .other(try container.decode([String: Int].self))
+            }
+        }
+    }
+
+    struct Envelope: Decodable {
+        var content: Content
+        var count: Int
+    }
+
+    @Test func anObjectIsWrappedOnlyWhenItDecodesAsAnElement() throws {
+        // No element of defaults: the list is empty, and the report says why the object is none.
+        let (labels, report) = try LenientJSONDecoder().decodeWithReport(Labels.self, from: #"{"items": {"x": true}}"#)
+        #expect(labels.items.isEmpty)
+        #expect(report.issues.map(\.kind) == [.defaulted])
+        #expect(report.issues.first?.message.contains("As the one element of Array<Label>") == true)
+        let (required, requiredReport) = try LenientJSONDecoder().decodeWithReport(
+            RequiredList.self, from: #"{"items": {"name": "x"}}"#)
+        #expect(required.items.isEmpty)
+        #expect(requiredReport.issues.first?.message.contains(#"no value for key "id""#) == true)
+        // A probe for a list still fails on an object that is no element, and the union takes its
+        // other branch while the rest of the value is forgiven.
+        let (envelope, _) = try LenientJSONDecoder().decodeWithReport(
+            Envelope.self, from: #"{"content": {"x": 1}, "count": "5"}"#)
+        #expect(envelope.content == .other(["x": 1]))
+        #expect(envelope.count == 5)
+    }
+
+    struct Chain: Codable, Equatable {
+        var n: Int
+        var c: [Chain]?
+    }
+
+    @Test(arguments: [2, 9, 40])
+    func aChainOfWrapsIsWrappedAtEveryLevelWhateverElseTheDocumentHolds(levels: Int) throws {
+        var json = #"{"n": 0}"#
+        for level in 1..<levels { json = #"{"n": \#(level), "c": \#(json)}"# }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Chain.self, from: json)
+        var depth = 1
+        var node = value
+        while let next = node.c?.first {
+            depth += 1
+            node = next
+        }
+        #expect(depth == levels)
+        #expect(report.issues.count == levels - 1)
+        #expect(report.issues.allSatisfy { $0.kind == .coerced })
+        let back = try LenientJSONDecoder().decodeWithReport(Chain.self, from: try LenientJSONEncoder().encode(value))
+        #expect(back.value == value && back.report.issues.isEmpty)
+    }
+
+    enum Status: String, Codable, CaseFallback {
+        case active, unknown
+        static let fallbackCase = Status.unknown
+    }
+
+    struct Statuses: Codable { var s: [Status] }
+    struct LossyNumbers: Codable { @LossyArray var v: [Int] }
+
+    struct Paged: Codable, Equatable, DeclaredDefaults {
+        var pageSize = 20
+        var name = "x"
+        init() {}
+    }
+
+    struct Pages: Codable { var items: [Paged] }
+
+    @Test func aDeclaredDefaultInsideAWrappedObjectNamesWhereTheJSONHasIt() throws {
+        let (pages, report) = try LenientJSONDecoder().decodeWithReport(Pages.self, from: #"{"items": {"name": "q"}}"#)
+        #expect(pages.items.map(\.name) == ["q"])
+        #expect(report.issues.map(\.path) == ["items", "items[0].pageSize"])
+        #expect(report.issues.map(\.jsonPath) == ["items", "items.pageSize"])
+    }
+
+    @Test func stepsOfOneValueAreOneIssueUnderEveryWrap() throws {
+        let (statuses, statusReport) = try LenientJSONDecoder().decodeWithReport(
+            Statuses.self, from: #"{"s": "archived"}"#)
+        #expect(statuses.s == [.unknown])
+        #expect(statusReport.issues.map(\.kind) == [.defaulted])
+        #expect(statusReport.issues.first?.message.contains("; then unknown value") == true)
+        let (lossy, lossyReport) = try LenientJSONDecoder().decodeWithReport(LossyNumbers.self, from: #"{"v": 5.5}"#)
+        #expect(lossy.v == [5])
+        #expect(
+            lossyReport.issues.map(\.message) == [
+                "Wrapped number 5.5 in Array<Int>; then coerced number 5.5 to Int 5 (fraction truncated)."
+            ])
     }
 
     @Test func aHookRefusingJSONTextIsARejectionAsForTheSameJSONGivenDirectly() throws {

@@ -119,6 +119,43 @@ import Testing
         #expect(strict.userID == nil && strict.extras.keys == ["USERID"])
     }
 
+    struct LooseOnly: Codable, Equatable {
+        var extras = UnknownKeys()
+        var userName: String = ""
+    }
+
+    @Test func aLooseSpellingThatHidesTheWordsIsRecognisedFromTheTypesSecondDecode() throws {
+        // The first decode cannot know that `USERNAME` is `userName`'s: the kept keys come first.
+        _ = try LenientJSONDecoder().decode(LooseOnly.self, from: #"{"USERNAME":"a"}"#)
+        let value = try LenientJSONDecoder().decode(LooseOnly.self, from: #"{"USERNAME":"a","x":1}"#)
+        #expect(value.userName == "a")
+        #expect(value.extras.keys == ["x"])
+    }
+
+    struct Converted: Codable, Equatable {
+        var userName = ""
+        var extras = UnknownKeys()
+    }
+
+    @Test func aMemberAStrategyConvertsToATakenKeyIsKept() throws {
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let json = #"{"user_name":"a","userName":"b"}"#
+        let value = try decoder.decode(Converted.self, from: json)
+        #expect(value.userName == "a")
+        #expect(value.extras.keys == ["userName"])
+        // Foundation reads the first too.
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        struct Plain: Decodable { var userName: String }
+        #expect(try foundation.decode(Plain.self, from: Data(json.utf8)).userName == "a")
+        // Written back, the kept member keeps its spelling beside the property's.
+        let encoder = LenientJSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == #"{"userName":"b","user_name":"a"}"#)
+    }
+
     @Test func aLongUnknownKeyCostsItsLength() throws {
         // A key of 100 000 words: no spelling of it is tried, and it is kept as it came.
         let key = Array(repeating: "a", count: 100_000).joined(separator: "_")
