@@ -327,8 +327,12 @@ extension TreeDecoder {
             mayWrap(index, in: T.self, of: collection.elementType)
         {
             let mark = reportMark
+            let chargedBefore = wrapCharges
             activeWraps.append((index, ObjectIdentifier(T.self)))
-            defer { activeWraps.removeLast() }
+            defer {
+                activeWraps.removeLast()
+                chargeWrap(of: index, chargedBefore: chargedBefore)
+            }
             // The value becomes the collection's first element, at that element's path. It is
             // wrapped only when it decodes as an element: a wrap never makes an empty array or an
             // element of defaults, so that a `try?` probe for a list still fails on what is none.
@@ -447,14 +451,24 @@ extension TreeDecoder {
         // A chain through other types back to a wrap already under way at this value.
         let id = ObjectIdentifier(collection)
         guard !activeWraps.contains(where: { $0.index == index && $0.type == id }) else { return false }
-        // The first wrap of a value decodes it for the first time: the failure before it stops at
-        // its first byte. A value wrapped again (a probe for a list, in a value that its parent
-        // decodes twice) is decoded again, and that is what the retry budget bounds.
-        if !wrappedNodes.contains(index) {
-            wrappedNodes.insert(index)
-            return true
-        }
-        return spendRetryBudget(on: index)
+        // Wrapping an object decodes it again, perhaps right after a probe decoded it as the
+        // element type: the wrap budget pays for it (``chargeWrap(of:chargedBefore:)``), and once
+        // spent, objects and arrays are no longer wrapped.
+        let kind = tree[index].kind
+        return (kind != .object && kind != .array) || wrapBudget > 0
+    }
+
+    /// Spends the wrap budget on a wrap of the value at `index` that has just been tried: its
+    /// nodes, less those that wraps inside it already paid for. So a chain of objects wrapped
+    /// level in level pays for each node once, however deep, while a value decoded again and
+    /// again (a probe for a list in a value its parent decodes twice, at every level) pays each
+    /// time, and the budget ends it.
+    private func chargeWrap(of index: Int, chargedBefore: Int) {
+        let node = tree[index]
+        guard node.kind == .object || node.kind == .array else { return }
+        let own = max(0, (node.containerEnd - index) - (wrapCharges - chargedBefore))
+        wrapBudget -= own
+        wrapCharges += own
     }
 
     /// The value at the current node, when it is a string holding JSON text of an array or object
