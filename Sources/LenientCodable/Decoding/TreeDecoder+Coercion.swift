@@ -322,17 +322,14 @@ extension TreeDecoder {
         }
         var wrapFailure: (any Error)?
         let elementPath = path.appending(index: 0)
-        if options.wrapsSingleValuesInArrays, node.kind != .array, node.kind != .null,
-            let collection = T.self as? any LenientCollection.Type,
-            mayWrap(index, in: T.self, of: collection.elementType)
-        {
+        let collection =
+            options.wrapsSingleValuesInArrays && node.kind != .array && node.kind != .null
+            ? T.self as? any LenientCollection.Type : nil
+        let permission = collection.map { mayWrap(index, in: T.self, of: $0.elementType) } ?? .refused
+        if permission == .allowed, let collection {
             let mark = reportMark
-            let chargedBefore = wrapCharges
             activeWraps.append((index, ObjectIdentifier(T.self)))
-            defer {
-                activeWraps.removeLast()
-                chargeWrap(of: index, chargedBefore: chargedBefore)
-            }
+            defer { activeWraps.removeLast() }
             // The value becomes the collection's first element, at that element's path. It is
             // wrapped only when it decodes as an element: a wrap never makes an empty array or an
             // element of defaults, so that a `try?` probe for a list still fails on what is none.
@@ -364,6 +361,13 @@ extension TreeDecoder {
             // the same JSON given directly.
             if TreeDecoder.isRejection(jsonTextFailure, at: path) { throw jsonTextFailure }
             throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self)
+        }
+        if permission == .refusedForBudget, node.kind == .object {
+            throw TreeDecoder.explaining(
+                failure, by: nil,
+                reason:
+                    "The object is not wrapped as the list's one element: this decode has spent the work it may spend decoding values again (objects wrapped in lists level in level, or a value wrapped again and again)."
+            )
         }
         if let wrapFailure, node.kind == .object {
             // An object where a list is expected is almost surely the list's one element: say
@@ -421,11 +425,13 @@ extension TreeDecoder {
             reason: "As the one element of \(type), the object cannot be decoded either: \(TreeDecoder.reason(inner)).")
     }
 
-    private static func explaining(_ failure: any Error, by inner: any Error, reason: String) -> any Error {
+    /// `failure` with `reason` added to its description, and `inner` (when there is one) as its
+    /// underlying error.
+    static func explaining(_ failure: any Error, by inner: (any Error)?, reason: String) -> any Error {
         func explained(_ context: DecodingError.Context) -> DecodingError.Context {
             .init(
                 codingPath: context.codingPath, debugDescription: "\(context.debugDescription) \(reason)",
-                underlyingError: inner)
+                underlyingError: inner ?? context.underlyingError)
         }
         switch failure {
         case DecodingError.typeMismatch(let type, let context):
@@ -445,30 +451,23 @@ extension TreeDecoder {
     /// would decode it again as a type whose decode of this very value is under way, which is how
     /// a type that probes `try? container.decode([Self].self)` in its own `init(from:)` would
     /// recurse without end. Such a type sees Foundation's answer instead: the probe fails.
-    private func mayWrap(_ index: Int, in collection: Any.Type, of elementType: Any.Type) -> Bool {
+    private func mayWrap(_ index: Int, in collection: Any.Type, of elementType: Any.Type) -> WrapPermission {
         // The model whose own decoding asked for the collection, at this same value.
-        if nodeIndex == index, let currentType, currentType == elementType { return false }
+        if nodeIndex == index, let currentType, currentType == elementType { return .refused }
         // A chain through other types back to a wrap already under way at this value.
         let id = ObjectIdentifier(collection)
-        guard !activeWraps.contains(where: { $0.index == index && $0.type == id }) else { return false }
+        guard !activeWraps.contains(where: { $0.index == index && $0.type == id }) else { return .refused }
         // Wrapping an object decodes it again, perhaps right after a probe decoded it as the
-        // element type: the wrap budget pays for it (``chargeWrap(of:chargedBefore:)``), and once
-        // spent, objects and arrays are no longer wrapped.
-        let kind = tree[index].kind
-        return (kind != .object && kind != .array) || wrapBudget > 0
+        // element type: the retry budget pays for it, its whole subtree, and once spent objects
+        // and arrays are no longer wrapped, so that probing for a list at every level of a value
+        // its parent decodes twice costs time linear in the document. (A chain of objects each
+        // wrapped in a list spends it too, level after level: past a few levels, the rest of the
+        // chain is not wrapped, and the property that needed it says so when it takes its default.)
+        return spendRetryBudget(on: index) ? .allowed : .refusedForBudget
     }
 
-    /// Spends the wrap budget on a wrap of the value at `index` that has just been tried: its
-    /// nodes, less those that wraps inside it already paid for. So a chain of objects wrapped
-    /// level in level pays for each node once, however deep, while a value decoded again and
-    /// again (a probe for a list in a value its parent decodes twice, at every level) pays each
-    /// time, and the budget ends it.
-    private func chargeWrap(of index: Int, chargedBefore: Int) {
-        let node = tree[index]
-        guard node.kind == .object || node.kind == .array else { return }
-        let own = max(0, (node.containerEnd - index) - (wrapCharges - chargedBefore))
-        wrapBudget -= own
-        wrapCharges += own
+    enum WrapPermission {
+        case allowed, refused, refusedForBudget
     }
 
     /// The value at the current node, when it is a string holding JSON text of an array or object

@@ -403,8 +403,6 @@ extension TreeDecoder {
         // what it overspent.
         let budget = retryBudget
         inner.retryBudget = addsAllowance ? budget &+ inner.retryBudget : budget
-        let wraps = wrapBudget
-        inner.wrapBudget = addsAllowance ? wraps &+ inner.wrapBudget : wraps
         inner.inFoundationPass = inFoundationPass
         inner.stackExhaustion = stackExhaustion
         defer {
@@ -417,7 +415,6 @@ extension TreeDecoder {
             missingValuesDefaulted &+= inner.missingValuesDefaulted
             if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
-            wrapBudget = min(wraps, inner.wrapBudget)
             TreeDecoder.keepInputIfRetained(&inner)
         }
         inner.report = report

@@ -287,28 +287,18 @@ final class TreeDecoder: Decoder {
         inFoundationPass = parent.inFoundationPass
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
-        wrapBudget = min(wrapBudget, parent.wrapBudget)
         refusalSink = parent
     }
 
     /// Work the lenient decoder may spend decoding a value a second time — a type's second pass
-    /// after its Foundation-like first one — counted in nodes and proportional to the tree. Once
-    /// spent, types decode in one lenient pass, so that failures deep in a deep document cost
-    /// time linear in it, not the depth times the size. Inner decoders draw on it too: JSON text
+    /// after its Foundation-like first one, a single object wrapped in an array and decoded again
+    /// as the element type — counted in nodes and proportional to the tree. Once spent, types
+    /// decode in one lenient pass and objects and arrays are no longer wrapped, so that a model
+    /// that probes one key as `T` and then as `[T]` at every level of a deep document costs
+    /// time linear in it, not doubling with each level. Inner decoders draw on it too: JSON text
     /// in a string adds its own tree's allowance (it is part of the input); JSON that hooks and
     /// transforms return adds none.
     @exclusivity(unchecked) var retryBudget: Int
-    /// Work the lenient decoder may spend wrapping single values in collections, counted as
-    /// ``retryBudget`` is but apart from it: a type's second passes may spend that one along a
-    /// deep chain of values, and the wraps of the same chain must not stop there (a chain of
-    /// objects each wrapped in a list is decoded whole, however its depth compares with the rest
-    /// of the document). A wrap pays for its nodes less those the wraps inside it paid for
-    /// (``chargeWrap(of:chargedBefore:)``), so a chain pays for each node once, and only values
-    /// wrapped again and again (a probe for a list at every level of a value decoded twice) run
-    /// it out; then objects and arrays are no longer wrapped.
-    @exclusivity(unchecked) var wrapBudget: Int
-    /// How much of ``wrapBudget`` this decoder's wraps have spent so far.
-    @exclusivity(unchecked) var wrapCharges = 0
 
     /// How many keyed and unkeyed containers this decoder and its inner decoders made: the work of
     /// a Foundation-like pass that failed, which its second pass takes from ``retryBudget`` (a
@@ -381,7 +371,6 @@ final class TreeDecoder: Decoder {
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
-        wrapBudget = retryBudget
         self.depthBase = depthBase
         self.owner = owner
         self.context = context

@@ -275,7 +275,9 @@ final class ReportCollector {
     /// What makes two issues the same: the same kind of forgiveness of the same value — by the
     /// node the decoder found it at, or for a missing value the object and key it looked in (a
     /// value read as `Int` and again as `Double` is one value coerced); for issues recorded
-    /// without an origin, by their paths and message as written.
+    /// without an origin (inside JSON text in a string or JSON a hook returned, whose trees are
+    /// gone), by where the value is in the JSON and the message: a model that decodes the text
+    /// twice, as a list's wrapped element (`x[0].v`) and as itself (`x.v`), forgave one value.
     private struct IssueIdentity: Hashable {
         let origin: IssueOrigin?
         let written: [String]
@@ -283,7 +285,7 @@ final class ReportCollector {
 
         init(_ issue: DecodingIssue) {
             origin = issue.origin
-            written = issue.origin == nil ? [issue.path, issue.jsonPath, issue.message] : []
+            written = issue.origin == nil ? [issue.jsonPath, issue.message] : []
             kind = issue.kind
         }
     }

@@ -139,7 +139,6 @@ import Testing
             // The budget for decoding values again is proportional to the tree, and never overdrawn by more than
             // one subtree.
             #expect(counted.decoder.retryBudget > -(2 * depth + 2))
-            #expect(counted.decoder.wrapBudget > -(2 * depth + 2))
             // Each level's model asks for its container a bounded number of times, not 2^level.
             #expect(counted.decoder.containersMade < 16 * depth + 64, "\(counted.decoder.containersMade)")
             var levels = 0
