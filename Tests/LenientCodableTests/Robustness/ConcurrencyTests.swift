@@ -213,6 +213,37 @@ import Testing
         }
     }
 
+    struct LooseKept: Codable, Equatable {
+        var extras = UnknownKeys()
+        var userID: Int
+        var displayName: String
+    }
+
+    /// Loose key matches in eight tasks at once: each records, process-wide and under a lock, the
+    /// coding key it matched, which the kept keys of every later decode read (ThreadSanitizer runs
+    /// this suite).
+    @Test func looseMatchesWithKeptKeysAcrossEightTasks() async throws {
+        let decoder = LenientJSONDecoder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    let json = #"{"USERID": \#(task), "DISPLAY-NAME": "t\#(task)", "x": \#(task)}"#
+                    for _ in 0..<40 {
+                        let value = try decoder.decode(LooseKept.self, from: json)
+                        #expect(value.userID == task && value.displayName == "t\(task)")
+                        #expect(value.extras["x"] == JSONValue(task))
+                        // `USERID` is kept until the first loose match of `userID` is recorded.
+                        #expect(value.extras["DISPLAY-NAME"] == nil)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Once the names are known, nothing the properties read is kept.
+        let value = try decoder.decode(LooseKept.self, from: #"{"USERID": 1, "DISPLAY-NAME": "a", "x": 2}"#)
+        #expect(value.extras.keys == ["x"])
+    }
+
     private static let roundKey = CodingUserInfoKey(rawValue: "round")!
 
     /// Each task decodes its own document, in its own way, with its own per-call configuration, and checks the value.
