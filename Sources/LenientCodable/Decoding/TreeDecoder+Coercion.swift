@@ -320,8 +320,7 @@ extension TreeDecoder {
             case nil: break
             }
         }
-        var wrapFailure: (any Error)?
-        let elementPath = path.appending(index: 0)
+        var wrapFailure: (error: any Error, elementPath: CodingPathNode)?
         let collection =
             options.wrapsSingleValuesInArrays && node.kind != .array && node.kind != .null
             ? T.self as? any LenientCollection.Type : nil
@@ -333,6 +332,7 @@ extension TreeDecoder {
             // The value becomes the collection's first element, at that element's path. It is
             // wrapped only when it decodes as an element: a wrap never makes an empty array or an
             // element of defaults, so that a `try?` probe for a list still fails on what is none.
+            let elementPath = path.appending(index: 0)
             do {
                 if let value = try collection.wrapping(from: self, at: index, path: elementPath) as? T {
                     // The wrap first, then what was forgiven inside the wrapped value.
@@ -347,7 +347,7 @@ extension TreeDecoder {
                     return value
                 }
             } catch {
-                wrapFailure = error
+                wrapFailure = (error, elementPath)
             }
             rollbackReport(to: mark)
         }
@@ -369,7 +369,7 @@ extension TreeDecoder {
                     "The object is not wrapped as the list's one element: this decode has spent the work it may spend decoding values again (objects wrapped in lists level in level, or a value wrapped again and again)."
             )
         }
-        if let wrapFailure, node.kind == .object {
+        if let (wrapFailure, elementPath) = wrapFailure, node.kind == .object {
             // An object where a list is expected is almost surely the list's one element: say
             // why it is none, and a hook's refusal of it is the refusal of the value.
             if case DecodingError.dataCorrupted(let context) = wrapFailure,
@@ -466,6 +466,8 @@ extension TreeDecoder {
         return spendRetryBudget(on: index) ? .allowed : .refusedForBudget
     }
 
+    /// Whether ``mayWrap(_:in:of:)`` lets a value be wrapped, and if not, whether because the
+    /// retry budget is spent (which the property's error then says).
     enum WrapPermission {
         case allowed, refused, refusedForBudget
     }

@@ -299,8 +299,10 @@ extension TreeDecoder.KeyedContainer {
 /// on, it finds the name here.
 enum LooselyMatchedKeys {
     private static let lock = NSLock()
-    // Read and written only while `lock` is held. Bounded: at most `maximumNames` names a type,
-    // each a coding key the model itself asked for.
+    // A static stored property, so alive for the whole process; read and written only while
+    // `lock` is held (ConcurrencyTests.looseMatchesWithKeptKeysAcrossEightTasks runs under
+    // ThreadSanitizer). Bounded: at most `maximumNames` names a type, each a coding key the
+    // model itself asked for.
     nonisolated(unsafe) private static var names: [ObjectIdentifier: Set<String>] = [:]
     static let maximumNames = 256
 
