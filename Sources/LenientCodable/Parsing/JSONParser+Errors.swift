@@ -34,6 +34,19 @@ extension JSONParser {
     }
 
     @inline(never)
+    func unterminatedString() -> JSONParseError {
+        makeError(.unexpectedEndOfInput, at: position, "Unterminated string starting\(positionSuffix(position)).")
+    }
+
+    @inline(never)
+    func controlCharacterInString(at offset: Int) -> JSONParseError {
+        let character = JSONParser.describeScalar(UInt32(input[offset]))
+        return makeError(
+            .controlCharacterInString, at: offset,
+            "Unescaped control character \(character) in string\(positionSuffix(offset)).")
+    }
+
+    @inline(never)
     func unexpectedEnd() -> JSONParseError {
         makeError(.unexpectedEndOfInput, at: count, "Unexpected end of input \(context)\(positionSuffix(count)).")
     }

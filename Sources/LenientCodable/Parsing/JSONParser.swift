@@ -136,7 +136,7 @@ struct JSONParser {
                     continue parseValue
                 }
             case UInt8(ascii: "\""):
-                try parseString(quote: current)
+                try parseString(quote: UInt8(ascii: "\""))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if options.allowsJSON5 { try parseNumberJSON5() } else { try parseNumber() }
             case UInt8(ascii: "t"):
@@ -146,7 +146,7 @@ struct JSONParser {
             case UInt8(ascii: "n"):
                 try parseLiteral("null", kind: .null)
             case UInt8(ascii: "'") where options.allowsJSON5:
-                try parseString(quote: current)
+                try parseSingleQuotedString()
             case UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "I"), UInt8(ascii: "N"):
                 guard options.allowsJSON5 else { throw unexpectedCharacter() }
                 try parseNumberJSON5()
@@ -242,18 +242,31 @@ struct JSONParser {
     private mutating func parseMemberKey() throws {
         guard !atEnd else { throw unexpectedEnd() }
         let current = byte(at: position)
-        if current == UInt8(ascii: "\"") || (current == UInt8(ascii: "'") && options.allowsJSON5) {
-            try parseString(quote: current)
+        if current == UInt8(ascii: "\"") {
+            try parseString(quote: UInt8(ascii: "\""))
+        } else if current == UInt8(ascii: "'") && options.allowsJSON5 {
+            try parseSingleQuotedString()
         } else if options.allowsJSON5 && JSONParser.isIdentifierStart(current) {
             try parseIdentifier()
         } else {
             throw unexpectedCharacter(expected: "a key")
         }
+        // The colon usually follows the key at once.
+        if _slowPath(atEnd || byte(at: position) != UInt8(ascii: ":")) {
+            try skipWhitespace()
+            guard !atEnd else { throw unexpectedEnd() }
+            guard byte(at: position) == UInt8(ascii: ":") else {
+                throw unexpectedCharacter(expected: "':' after a key")
+            }
+        }
+        position &+= 1
         try skipWhitespace()
-        guard !atEnd else { throw unexpectedEnd() }
-        guard byte(at: position) == UInt8(ascii: ":") else { throw unexpectedCharacter(expected: "':' after a key") }
-        position += 1
-        try skipWhitespace()
+    }
+
+    /// Parses JSON5's single-quoted string at the current position.
+    @inline(never)
+    private mutating func parseSingleQuotedString() throws {
+        try parseStringSlowPath(quote: UInt8(ascii: "'"), start: position + 1, from: position + 1)
     }
 
     private mutating func parseLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws {
@@ -281,8 +294,16 @@ struct JSONParser {
 
     @inline(__always)
     private mutating func skipWhitespace() throws {
-        // Most places hold no white space at all: one comparison, inlined.
-        if position < count && byte(at: position) > UInt8(ascii: " ") && !options.allowsJSON5 { return }
+        // Most places hold no white space at all, or one space (after a colon or a comma): a
+        // comparison or two, inlined.
+        if position < count && !options.allowsJSON5 {
+            let current = byte(at: position)
+            if current > UInt8(ascii: " ") { return }
+            if current == UInt8(ascii: " ") && position &+ 1 < count && byte(at: position &+ 1) > UInt8(ascii: " ") {
+                position &+= 1
+                return
+            }
+        }
         try skipWhitespaceRun()
     }
 
@@ -362,22 +383,35 @@ struct JSONParser {
 
     /// Parses a string that starts with `quote` at the current position, validating its
     /// escapes and UTF-8 but keeping it as a range of the input.
+    ///
+    /// Inlined where strings are met (keys and values), with the quote a constant there: most
+    /// strings are printable ASCII that the word-at-a-time scan crosses in one or two steps up
+    /// to the closing quote. Anything else (an escape, non-ASCII text, a control character, the
+    /// last bytes of the input) goes on out of line.
+    @inline(__always)
     private mutating func parseString(quote: UInt8) throws {
-        let start = position + 1
-        var index = start
+        let start = position &+ 1
+        let index = JSONParser.skipPlainASCII(in: input, from: start, quote: quote)
+        if _fastPath(index < count && input[index] == quote && quote == UInt8(ascii: "\"")) {
+            appendScalar(.string, offset: start, length: index &- start)
+            position = index &+ 1
+            return
+        }
+        try parseStringSlowPath(quote: quote, start: start, from: index)
+    }
+
+    /// The rest of ``parseString(quote:)``, from `index`, the first byte its scan did not cross.
+    @inline(never)
+    private mutating func parseStringSlowPath(quote: UInt8, start: Int, from scanned: Int) throws {
+        var index = scanned
         var flags: UInt8 = quote == UInt8(ascii: "'") ? JSONNode.json5 : 0
         while true {
-            // The common case: printable ASCII that needs no attention, eight bytes at a time.
-            index = JSONParser.skipPlainASCII(in: input, from: index, quote: quote)
             while index < count {
                 let current = input[index]
                 if current == quote || current == UInt8(ascii: "\\") || current < 0x20 || current >= 0x80 { break }
                 index += 1
             }
-            guard index < count else {
-                throw makeError(
-                    .unexpectedEndOfInput, at: position, "Unterminated string starting\(positionSuffix(position)).")
-            }
+            guard index < count else { throw unterminatedString() }
             let current = input[index]
             if current == quote { break }
             if current == UInt8(ascii: "\\") {
@@ -386,11 +420,10 @@ struct JSONParser {
             } else if current >= 0x80 {
                 index = try skipNonASCII(from: index)
             } else {
-                throw makeError(
-                    .controlCharacterInString, at: index,
-                    "Unescaped control character \(JSONParser.describeScalar(UInt32(current))) in string\(positionSuffix(index))."
-                )
+                throw controlCharacterInString(at: index)
             }
+            // The common case again: printable ASCII that needs no attention, eight bytes at a time.
+            index = JSONParser.skipPlainASCII(in: input, from: index, quote: quote)
         }
         appendScalar(.string, flags: flags, offset: start, length: index - start)
         position = index + 1
@@ -553,7 +586,7 @@ struct JSONParser {
         let quotes = ones &* UInt64(quote)
         let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
         var index = start
-        while index + 8 <= input.count {
+        while index &+ 8 <= input.count {
             // Little-endian order puts the first byte lowest, where the borrows below start.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             // A byte is interesting when it is below 0x20, has its high bit set, or equals the
@@ -565,8 +598,8 @@ struct JSONParser {
             let quoteZero = (quote &- ones) & ~quote
             let backslashZero = (backslash &- ones) & ~backslash
             let marks = (control | quoteZero | backslashZero | word) & highBits
-            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
-            index += 8
+            if marks != 0 { return index &+ marks.trailingZeroBitCount &>> 3 }
+            index &+= 8
         }
         return index
     }

@@ -80,7 +80,7 @@ final class NodeStorage {
     func append(_ node: JSONNode) {
         if count == capacity { grow() }
         (base + count).initialize(to: node)
-        count += 1
+        count &+= 1
     }
 
     @inline(never)
