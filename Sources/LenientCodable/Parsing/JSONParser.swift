@@ -110,6 +110,7 @@ struct JSONParser {
     /// On return the value is complete and the position is just past it. When called with an
     /// implicit top-level object open, it returns at the end of the input with that object open.
     private mutating func parseValueTree() throws {
+        let allowsTrailingCommas = options.allowsTrailingCommas || options.allowsJSON5
         parseValue: while true {
             guard !atEnd else { throw unexpectedEnd() }
             let current = byte(at: position)
@@ -172,7 +173,7 @@ struct JSONParser {
                 if separator == UInt8(ascii: ",") {
                     position += 1
                     try skipWhitespace()
-                    if options.allowsTrailingCommas || options.allowsJSON5 {
+                    if allowsTrailingCommas {
                         if isImplicit && atEnd { return }
                         if !isImplicit && !atEnd && byte(at: position) == closing {
                             position += 1
@@ -516,25 +517,32 @@ struct JSONParser {
     /// Cyrillic is long runs of two- and three-byte sequences; the common ones are checked four
     /// bytes at a time here, everything else (and every error) by ``validateUTF8Sequence(at:)``.
     private func skipNonASCII(from start: Int) throws -> Int {
+        var index = start
+        while true {
+            index = JSONParser.skipCommonUTF8(in: input, from: index)
+            guard index < count && input[index] >= 0x80 else { return index }
+            // The rare forms (E0, ED and four-byte sequences), the last bytes of the input, and errors.
+            index = try validateUTF8Sequence(at: index)
+        }
+    }
+
+    /// The index of the first byte at or after `start` that does not begin a two-byte sequence
+    /// or a three-byte one led by E1...EC or EE...EF (which need no check of their second byte
+    /// beyond its continuation bits), reading a word per character while four bytes are left.
+    @inline(__always)
+    static func skipCommonUTF8(in input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = input.baseAddress else { return start }
         var index = start
-        while index + 4 <= count {
+        while index &+ 4 <= input.count {
             let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
             let lead = UInt8(truncatingIfNeeded: word)
-            switch lead {
-            case ..<0x80:
+            if lead &- 0xE1 < 0x0F && lead != 0xED && word & 0xC0_C000 == 0x80_8000 {
+                index &+= 3
+            } else if lead &- 0xC2 < 0x1E && word & 0xC000 == 0x8000 {
+                index &+= 2
+            } else {
                 return index
-            case 0xC2...0xDF where word & 0xC000 == 0x8000:
-                index += 2
-            // E0 and ED restrict their second byte (no overlong forms, no surrogates): left to the full check.
-            case 0xE1...0xEF where lead != 0xED && word & 0xC0_C000 == 0x80_8000:
-                index += 3
-            default:
-                index = try validateUTF8Sequence(at: index)
             }
-        }
-        while index < count && input[index] >= 0x80 {
-            index = try validateUTF8Sequence(at: index)
         }
         return index
     }
