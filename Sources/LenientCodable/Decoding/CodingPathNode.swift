@@ -90,6 +90,11 @@ final class PathBox {
     /// same however many members came before. Made by the first such search only.
     @exclusivity(unchecked) var exactKeyIndex: MemberIndex?
     @exclusivity(unchecked) var snakeCaseKeyIndex: MemberIndex?
+    /// The coding-key type of the first keyed container asked for on this value: a second of
+    /// another type (a subclass's and its superclass's `init(from:)`) is recorded in
+    /// ``SiblingCodingKeys``, so that an ``UnknownKeys`` property of either keeps none of the
+    /// other's members.
+    @exclusivity(unchecked) var keyedBy: (any CodingKey.Type)?
 
     init(_ node: CodingPathNode) { self.node = node }
 
@@ -104,6 +109,7 @@ final class PathBox {
         looseKeys = nil
         if exactKeyIndex != nil { exactKeyIndex = nil }
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
+        if keyedBy != nil { keyedBy = nil }
     }
 
     /// The path of a member of the container whose path this is.

@@ -96,6 +96,7 @@ extension TreeDecoder.KeyedContainer {
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
         let reads = mappedReads(excluding: ownName)
+        let siblings = SiblingCodingKeys.types(besides: Key.self)
         let tree = decoder.tree
         let end = tree.next(after: objectIndex)
         var members: [(key: String, value: JSONValue)] = []
@@ -106,6 +107,7 @@ extension TreeDecoder.KeyedContainer {
             let key = tree.string(at: keyIndex)
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
                 !isRead(keyAt: keyIndex, excluding: ownName),
+                !isReadBySibling(keyAt: keyIndex, siblings),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
             {
@@ -254,6 +256,16 @@ extension TreeDecoder.KeyedContainer {
         return false
     }
 
+    /// Whether a coding-key type that the same object's other `init(from:)` used (a subclass's
+    /// or its superclass's, see ``SiblingCodingKeys``) has a key for the member, as the decoder's
+    /// key strategy converts it; their key mappings and loose matches are not consulted.
+    private func isReadBySibling(keyAt keyIndex: Int, _ siblings: [any CodingKey.Type]) -> Bool {
+        guard !siblings.isEmpty else { return false }
+        let name = convertedName(ofKeyAt: keyIndex)
+        let names = Self.propertyNames(spelledAs: name) + KeyStrategy.propertyNameCandidates(for: name)
+        return siblings.contains { sibling in names.contains { sibling.init(stringValue: $0) != nil } }
+    }
+
     /// The key node of the member that loose matching reads for a property's key: the first that
     /// matches.
     private func firstLooseMatch(of jsonKey: String) -> Int? {
@@ -317,5 +329,46 @@ enum LooselyMatchedKeys {
         lock.lock()
         defer { lock.unlock() }
         return names[ObjectIdentifier(keys)] ?? []
+    }
+}
+
+/// The coding-key types that keyed containers of one value used together, by pairs, in this
+/// process: a subclass's `CodingKeys` and its superclass's, whose `init(from:)` methods read one
+/// object through the same decoder. An ``UnknownKeys`` property of one keeps no member that a
+/// key of the other reads: the superclass's from the first decode on (the subclass asks for its
+/// container first), the subclass's from the second.
+enum SiblingCodingKeys {
+    private static let lock = NSLock()
+    // A static stored property, so alive for the whole process; read and written only while
+    // `lock` is held (ConcurrencyTests.siblingCodingKeysAcrossEightTasks runs under
+    // ThreadSanitizer). Bounded: at most `maximumSiblings` types for a type, each a coding-key
+    // type that a model's own code asked for.
+    nonisolated(unsafe) private static var siblings: [ObjectIdentifier: [any CodingKey.Type]] = [:]
+    static let maximumSiblings = 16
+
+    /// Records that containers keyed by `first` and by `second` read the same value.
+    static func record(_ first: any CodingKey.Type, _ second: any CodingKey.Type) {
+        lock.lock()
+        defer { lock.unlock() }
+        add(second, to: first)
+        add(first, to: second)
+    }
+
+    private static func add(_ sibling: any CodingKey.Type, to type: any CodingKey.Type) {
+        // A type that takes any name (a dynamic key for reading whatever is there) says nothing
+        // about which members the model reads.
+        guard sibling.init(stringValue: "\u{0}LenientCodable.anyName") == nil else { return }
+        let id = ObjectIdentifier(type)
+        var known = siblings[id, default: []]
+        guard known.count < maximumSiblings, !known.contains(where: { $0 == sibling }) else { return }
+        known.append(sibling)
+        siblings[id] = known
+    }
+
+    /// The coding-key types recorded as read together with `type`.
+    static func types(besides type: any CodingKey.Type) -> [any CodingKey.Type] {
+        lock.lock()
+        defer { lock.unlock() }
+        return siblings[ObjectIdentifier(type)] ?? []
     }
 }

@@ -534,6 +534,11 @@ final class TreeDecoder: Decoder {
         if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
+        if let first = pathBox.keyedBy {
+            if first != Key.self { SiblingCodingKeys.record(first, Key.self) }
+        } else {
+            pathBox.keyedBy = Key.self
+        }
         guard let entry = try plan(for: Key.self) else {
             return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox))
         }

@@ -30,10 +30,16 @@
 extension TreeEncoder {
     /// Writes the members of the ``UnknownKeys`` properties of the value just encoded into its
     /// object, after its properties; see the top of this file for what wins where.
+    ///
+    /// Also those of values nested in it that were encoded through `superEncoder()` or
+    /// `superEncoder(forKey:)`, whose `encode(to:)` the model calls itself, so that no call
+    /// of the encoder's own ends them: their nodes were made while this value was encoded, after
+    /// its own node, and they are finished once it is.
     @inline(never)
     func writeUnknownKeysSlowPath(into node: Int32) throws {
-        while let last = tree.pendingUnknownKeys.last, last.node == node {
+        while let last = tree.pendingUnknownKeys.last, last.node >= node {
             tree.pendingUnknownKeys.removeLast()
+            let node = last.node
             if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
             for (key, value) in last.members {
                 let (member, existed) = tree.member(key, of: node)

@@ -55,8 +55,9 @@ extension JSONValue {
     /// Finite values keep the shortest text that reads back to the same `Double`; integral
     /// values are written without a fraction (`2.0` becomes `2`), as `JSONEncoder` does.
     /// Non-finite values have no JSON spelling and become their Swift description
-    /// (`"nan"`, `"inf"`); encoding such a value throws unless a non-conforming float
-    /// strategy applies.
+    /// (`"nan"`, `"inf"`), which is no JSON number: encoding such a value throws
+    /// `EncodingError.invalidValue` whatever the encoder's non-conforming float strategy. Encode
+    /// the `Double` itself for the strategy to write it.
     ///
     /// - Parameter value: The floating-point value.
     public init(_ value: Double) { self = .number(JSONValue.literal(for: value)) }

@@ -260,14 +260,16 @@ extension String: CoercibleValue {
 // MARK: - Date
 
 extension Date: CoercibleValue {
-    /// Reads a `Date` from a string in one of the forms of ``DateFormat/standardList`` (ISO 8601
-    /// with or without fractional seconds and offset, Unix time as a numeric string, YYModel's
-    /// patterns), from a number of seconds or milliseconds since 1970 (told apart by magnitude),
-    /// or from the decoder's own `Date`.
+    /// Reads a `Date` as the decoder's own `dateDecodingStrategy` reads it, or else from a string
+    /// in one of the forms of ``DateFormat/standardList`` (ISO 8601 with or without fractional
+    /// seconds and offset, Unix time as a numeric string, YYModel's patterns), or from a number of
+    /// seconds or milliseconds since 1970 (told apart by magnitude).
     ///
-    /// Numbers are always Unix time, whatever the decoder's `dateDecodingStrategy`: Foundation's
-    /// default would read them as seconds since 2001. The decoder's own `Date` is asked last, so
-    /// a property list's dates and strings in a format of a strategy you set still work.
+    /// A strategy you set on the decoder is honoured: `.millisecondsSince1970`, `.formatted` with
+    /// its time zone, `.custom`, under ``LenientJSONDecoder`` and Foundation's decoders alike. A
+    /// number under Foundation's default strategy, which would read it as seconds since 2001, is
+    /// Unix time instead: the decoder's answer is taken for a number only when it differs from
+    /// that default's.
     ///
     /// ```swift
     /// let created = try Date.coerce(from: decoder)   // "2026-11-20T09:30:00Z", 1795167000 or "1795167000000"
@@ -280,10 +282,18 @@ extension Date: CoercibleValue {
         let source = try CoercionSource(decoder, for: Date.self)
         try source.refuseNull(Date.self)
         if let text = source.attempt(String.self) {
+            // A strategy that reads strings (ISO 8601, a format with its time zone, a closure) has
+            // the first word; under Foundation's default, a string is no `Date` and the list reads it.
+            if let date = source.attempt(Date.self) { return date }
             for format in DateFormat.standardList {
                 if let date = format.date(fromString: text) { return date }
             }
-        } else if let number = source.attempt(Double.self) {
+            throw source.failure(Date.self)
+        }
+        if let number = source.attempt(Double.self) {
+            if let date = source.attempt(Date.self), date != Date(timeIntervalSinceReferenceDate: number) {
+                return date
+            }
             guard let date = DateFormat.unixDate(number) else { throw source.failure(Date.self) }
             return date
         }

@@ -244,6 +244,39 @@ import Testing
         #expect(value.extras.keys == ["x"])
     }
 
+    class Base: Codable {
+        var id: Int
+        var extras = UnknownKeys()
+    }
+
+    final class Derived: Base {
+        var tag: String
+        private enum CodingKeys: String, CodingKey { case tag }
+        required init(from decoder: any Decoder) throws {
+            tag = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .tag)
+            try super.init(from: decoder)
+        }
+    }
+
+    /// Class hierarchies decoded in eight tasks at once: each records, process-wide and under a
+    /// lock, that the two levels' coding keys read one object, which every superclass bag reads
+    /// (ThreadSanitizer runs this suite).
+    @Test func siblingCodingKeysAcrossEightTasks() async throws {
+        let decoder = LenientJSONDecoder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for _ in 0..<40 {
+                        let value = try decoder.decode(Derived.self, from: #"{"id": \#(task), "tag": "t", "x": 1}"#)
+                        #expect(value.id == task && value.tag == "t")
+                        #expect(value.extras.keys == ["x"])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     private static let roundKey = CodingUserInfoKey(rawValue: "round")!
 
     /// Each task decodes its own document, in its own way, with its own per-call configuration, and checks the value.

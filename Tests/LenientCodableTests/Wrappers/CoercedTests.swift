@@ -143,6 +143,104 @@ import Testing
         try expectCoercion(row, under: decoder)
     }
 
+    /// The date strategies a decoder can have, set on Foundation's decoder and on the lenient one
+    /// in both modes alike.
+    enum DateStrategyDecoder: String, CaseIterable, CustomTestStringConvertible {
+        case foundation, lenient, strict
+        var testDescription: String { rawValue }
+
+        func decode<T: Decodable>(
+            _ type: T.Type, from json: String, strategy: JSONDecoder.DateDecodingStrategy
+        ) throws -> T {
+            switch self {
+            case .foundation:
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = strategy
+                return try decoder.decode(type, from: Data(json.utf8))
+            case .lenient, .strict:
+                let decoder = LenientJSONDecoder(options: self == .strict ? .strict : .lenient)
+                decoder.dateDecodingStrategy = strategy
+                return try decoder.decode(type, from: json)
+            }
+        }
+    }
+
+    struct Dates: Codable, Equatable {
+        var plain: Date
+        @Coerced var wrapped: Date
+    }
+
+    static let newYorkFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "America/New_York")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter
+    }()
+
+    /// A strategy set on the decoder reads a wrapped `Date` as it reads a plain one: milliseconds
+    /// are not taken for seconds, a format keeps its time zone, a closure is called.
+    @Test(arguments: DateStrategyDecoder.allCases)
+    func strategyTheUserSetIsHonoured(decoder: DateStrategyDecoder) throws {
+        let milliseconds = try decoder.decode(
+            Dates.self, from: #"{"plain": 86400000, "wrapped": 86400000}"#, strategy: .millisecondsSince1970)
+        #expect(milliseconds.plain == Date(timeIntervalSince1970: 86_400))
+        #expect(milliseconds.wrapped == milliseconds.plain)
+
+        let formatted = try decoder.decode(
+            Dates.self, from: #"{"plain": "2024-02-01 10:00:00", "wrapped": "2024-02-01 10:00:00"}"#,
+            strategy: .formatted(Self.newYorkFormatter))
+        #expect(formatted.plain == Date(timeIntervalSince1970: 1_706_799_600))  // 15:00 UTC
+        #expect(formatted.wrapped == formatted.plain)
+
+        let custom = try decoder.decode(
+            Dates.self, from: #"{"plain": 2, "wrapped": 2}"#,
+            strategy: .custom { decoder in
+                Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Double.self) * 3_600)
+            })
+        #expect(custom.wrapped == Date(timeIntervalSince1970: 7_200))
+    }
+
+    /// Under Foundation's default strategy a number is Unix time for the wrapper, as documented,
+    /// and the table's string forms still read where the strategy reads no string.
+    @Test(arguments: DateStrategyDecoder.allCases)
+    func numbersUnderTheDefaultStrategyAreUnixTime(decoder: DateStrategyDecoder) throws {
+        let value = try decoder.decode(
+            CoercedBox<Date>.self, from: #"{"value": 1795167000}"#, strategy: .deferredToDate)
+        #expect(value.value == Self.instant)
+        let text = try decoder.decode(
+            CoercedBox<Date>.self, from: #"{"value": "2026-11-20 09:30:00"}"#, strategy: .secondsSince1970)
+        #expect(text.value == Self.instant)
+    }
+
+    /// What an encoder writes with a strategy, the decoder with the same strategy reads back to
+    /// the same wrapped date; the lenient pair at its defaults too.
+    @Test func wrappedDatesRoundTripUnderMatchingStrategies() throws {
+        let value = Dates(
+            plain: Date(timeIntervalSince1970: 1_795_167_000), wrapped: Date(timeIntervalSince1970: 86_400))
+        let strategies: [(JSONEncoder.DateEncodingStrategy, JSONDecoder.DateDecodingStrategy)] = [
+            (.millisecondsSince1970, .millisecondsSince1970), (.secondsSince1970, .secondsSince1970),
+            (.iso8601, .iso8601), (.formatted(Self.newYorkFormatter), .formatted(Self.newYorkFormatter)),
+        ]
+        for (encoding, decoding) in strategies {
+            let foundationEncoder = JSONEncoder()
+            foundationEncoder.dateEncodingStrategy = encoding
+            let foundationDecoder = JSONDecoder()
+            foundationDecoder.dateDecodingStrategy = decoding
+            let lenientEncoder = LenientJSONEncoder()
+            lenientEncoder.dateEncodingStrategy = encoding
+            let lenientDecoder = LenientJSONDecoder()
+            lenientDecoder.dateDecodingStrategy = decoding
+            let expected = try foundationDecoder.decode(Dates.self, from: foundationEncoder.encode(value))
+            #expect(expected.wrapped == expected.plain.addingTimeInterval(value.wrapped.timeIntervalSince(value.plain)))
+            #expect(try lenientDecoder.decode(Dates.self, from: lenientEncoder.encode(value)) == expected)
+        }
+        let (again, report) = try LenientJSONDecoder().decodeWithReport(
+            Dates.self, from: LenientJSONEncoder().encode(value))
+        #expect(again == value)
+        #expect(report.issues.isEmpty)
+    }
+
     @Test func propertyListNativeDatesAndDataStillDecode() throws {
         struct Native: Codable {
             @Coerced var date: Date

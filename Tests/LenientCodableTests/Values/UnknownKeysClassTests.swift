@@ -1,0 +1,153 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// `UnknownKeys` in class hierarchies and in values written through a super encoder: a member
+/// that one level's properties read is never kept by the other's bag (a cleared property would
+/// come back from the kept copy), and a bag written through `superEncoder` is not lost.
+@Suite struct UnknownKeysClassTests {
+    class Shape: Codable {
+        var name: String
+        var extras = UnknownKeys()
+        init(name: String) { self.name = name }
+    }
+
+    final class Circle: Shape {
+        var radius: Double
+        var label: String?
+        private enum CodingKeys: String, CodingKey { case radius, label }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            radius = try container.decode(Double.self, forKey: .radius)
+            label = try container.decodeIfPresent(String.self, forKey: .label)
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(radius, forKey: .radius)
+            try container.encodeIfPresent(label, forKey: .label)
+        }
+    }
+
+    /// The superclass's bag, decoded after the subclass read its keys, keeps only the members
+    /// neither level reads, from the first decode on; clearing a subclass property survives the
+    /// round trip.
+    @Test func superclassBagKeepsNoMemberTheSubclassReads() throws {
+        let json = #"{"name": "c", "radius": 2, "label": "old", "color": "red"}"#
+        let circle = try LenientJSONDecoder().decode(Circle.self, from: json)
+        #expect(circle.extras.keys == ["color"])
+        circle.label = nil
+        let again = try LenientJSONDecoder().decode(Circle.self, from: LenientJSONEncoder().encode(circle))
+        #expect(again.label == nil)
+        #expect(again.radius == 2 && again.name == "c")
+        #expect(again.extras.keys == ["color"])
+    }
+
+    class Animal: Codable {
+        var name: String
+        var legs: Int
+        var extras = UnknownKeys()
+        init(name: String, legs: Int) {
+            self.name = name
+            self.legs = legs
+        }
+    }
+
+    final class Dog: Animal {
+        var breed: String?
+        var dogExtras = UnknownKeys()
+        private enum CodingKeys: String, CodingKey { case breed, dogExtras }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            breed = try container.decodeIfPresent(String.self, forKey: .breed)
+            dogExtras = try container.decode(UnknownKeys.self, forKey: .dogExtras)
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(breed, forKey: .breed)
+            try container.encode(dogExtras, forKey: .dogExtras)
+        }
+    }
+
+    /// Two bags, one a level: the subclass's, collected before the superclass has asked for its
+    /// keys, knows them from the type's second decode on; the round trip is stable from then.
+    @Test func twoLevelsWithABagEach() throws {
+        let decoder = LenientJSONDecoder()
+        let json = #"{"name": "Rex", "legs": 4, "breed": "collie", "x": 1}"#
+        _ = try decoder.decode(Dog.self, from: json)
+        let dog = try decoder.decode(Dog.self, from: json)
+        #expect(dog.extras.keys == ["x"])
+        #expect(dog.dogExtras.keys == ["x"])
+        dog.breed = nil
+        let data = try LenientJSONEncoder().encode(dog)
+        let again = try decoder.decode(Dog.self, from: data)
+        #expect(again.breed == nil)
+        #expect(again.name == "Rex" && again.legs == 4)
+        #expect(again.extras.keys == ["x"] && again.dogExtras.keys == ["x"])
+        #expect(try decoder.decode(Dog.self, from: LenientJSONEncoder().encode(again)).extras == again.extras)
+    }
+
+    struct Inner: Codable, Equatable {
+        var a: Int
+        var extras = UnknownKeys()
+    }
+
+    /// Forwards its member through a super decoder and a super encoder, as hand-written
+    /// conformances do.
+    struct Outer: Codable, Equatable {
+        var inner: Inner
+        enum CodingKeys: String, CodingKey { case inner }
+
+        init(inner: Inner) { self.inner = inner }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            inner = try Inner(from: container.superDecoder(forKey: .inner))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try inner.encode(to: container.superEncoder(forKey: .inner))
+        }
+    }
+
+    /// A bag written through `superEncoder(forKey:)` comes back, whether the lenient decoder
+    /// filled it or Foundation's read it as an ordinary property.
+    @Test func bagWrittenThroughASuperEncoder() throws {
+        let json = #"{"inner": {"a": 1, "q": 2, "z": {"k": 3}}}"#
+        let value = try LenientJSONDecoder().decode(Outer.self, from: json)
+        #expect(value.inner.extras.keys == ["q", "z"])
+        let data = try LenientJSONEncoder().encode(value)
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(object["inner"]?.keys.sorted() == ["a", "q", "z"])
+        #expect(try LenientJSONDecoder().decode(Outer.self, from: data) == value)
+
+        let fromFoundation = try JSONDecoder().decode(
+            Outer.self, from: Data(#"{"inner": {"a": 1, "extras": {"q": 2}}}"#.utf8))
+        let written = try LenientJSONEncoder().encode(fromFoundation)
+        #expect(try LenientJSONDecoder().decode(Outer.self, from: written).inner.extras["q"] == JSONValue(2))
+    }
+
+    /// Another level's bag after the super-encoded member still gets its own members.
+    @Test func bagsOnBothSidesOfASuperEncodedMember() throws {
+        struct Envelope: Codable, Equatable {
+            var outer: Outer
+            var extras = UnknownKeys()
+        }
+        let json = #"{"outer": {"inner": {"a": 1, "q": 2}}, "meta": true}"#
+        let value = try LenientJSONDecoder().decode(Envelope.self, from: json)
+        #expect(value.extras.keys == ["meta"])
+        let again = try LenientJSONDecoder().decode(Envelope.self, from: LenientJSONEncoder().encode(value))
+        #expect(again == value)
+    }
+}
