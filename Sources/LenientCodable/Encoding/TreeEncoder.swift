@@ -247,7 +247,7 @@ final class TreeEncoder: Encoder {
         } else if T.self == URL.self {
             tree.setString(node, unsafeBitCast(value, to: URL.self).absoluteString)
         } else if T.self == Decimal.self {
-            tree.setLiteral(node, unsafeBitCast(value, to: Decimal.self).description)
+            try setDecimal(unsafeBitCast(value, to: Decimal.self), into: node, key: key)
         } else if T.self == JSONValue.self {
             // The value as its own type, copied into the tree's nodes before this call returns.
             try insertValue(unsafeBitCast(value, to: JSONValue.self), into: node, key: key)
@@ -291,6 +291,21 @@ final class TreeEncoder: Encoder {
             return
         }
         throw Self.nonConformingFloatError(value, codingPath: codingPath + (key.map { [$0] } ?? []))
+    }
+
+    /// Writes a `Decimal` as its digits. `Decimal.nan` has no JSON spelling (`JSONEncoder` writes
+    /// `NaN`, which no JSON parser reads back): it is written as a non-conforming float strategy's
+    /// string for NaN, or refused as a `Double.nan` is.
+    private func setDecimal(_ value: Decimal, into node: Int32, key: (any CodingKey)?) throws {
+        guard value.isNaN else { return tree.setLiteral(node, value.description) }
+        if case .convertToString(_, _, let nan) = tree.configuration.settings.nonConformingFloatEncodingStrategy {
+            return tree.setString(node, nan)
+        }
+        throw EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: codingPath + (key.map { [$0] } ?? []),
+                debugDescription: "Unable to encode Decimal.nan directly in JSON."))
     }
 
     @inline(never)

@@ -204,6 +204,40 @@ import Testing
             encodingError { try errorCase.setup.lenientEncoder([]).encodeToJSONValue(errorCase.value) })
         #expect(asValue == expected)
     }
+
+    struct Price: Codable, Equatable {
+        var amount: Decimal
+        var history: [Decimal]
+    }
+
+    /// `Decimal.nan` has no JSON spelling: `JSONEncoder` writes `NaN`, which no JSON parser reads
+    /// back. The lenient encoder refuses it as it refuses `Double.nan`, with the path, in every
+    /// form of output; a non-conforming float strategy writes its string for NaN instead.
+    @Test func decimalNaNIsRefusedOrWrittenByTheFloatStrategy() throws {
+        let value = Price(amount: 1, history: [2, .nan])
+        let encoder = LenientJSONEncoder()
+        for encode in [
+            { _ = try encoder.encode(value) }, { _ = try encoder.encodeToJSONValue(value) },
+            { _ = try encoder.encodeToJSONObject(value) },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: EncodingError.self) { try encode() }
+            guard case .invalidValue(_, let context)? = error else {
+                Issue.record("Expected invalidValue, got \(String(describing: error))")
+                continue
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["history", "Index 1"])
+            #expect(context.debugDescription == "Unable to encode Decimal.nan directly in JSON.")
+        }
+        #expect(throws: EncodingError.self) { try encoder.encode(Decimal.nan) }
+
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(value)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"amount":1,"history":[2,"nan"]}"#)
+        let finite = Price(amount: Decimal(string: "12345678901234567890.5")!, history: [-1, 0])
+        #expect(try LenientJSONDecoder().decode(Price.self, from: encoder.encode(finite)) == finite)
+    }
 }
 
 struct ErrorCase: Sendable, CustomTestStringConvertible {
