@@ -53,9 +53,40 @@ struct TaggedPayloadEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        if refusal.problem == nil { refusal.problem = .notAnObject }
-        return RefusingContainer(base: base, refusal: refusal)
+        ForwardingSingleValueContainer(encoder: self)
     }
+}
+
+/// The single value container a payload gets: a value handed over whole (a wrapper forwarding to
+/// the value it wraps, `try container.encode(user)`) encodes into this same encoder, so that an
+/// object's members still go beside the tag, as under LenientJSONEncoder; a scalar or `nil` is
+/// refused. The base encoder is only ever asked for keyed containers.
+struct ForwardingSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TaggedPayloadEncoder
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func refuse() throws -> Never {
+        if encoder.refusal.problem == nil { encoder.refusal.problem = .notAnObject }
+        throw TaggedPayloadProblem.notAnObject
+    }
+
+    mutating func encodeNil() throws { try refuse() }
+    mutating func encode(_ value: Bool) throws { try refuse() }
+    mutating func encode(_ value: String) throws { try refuse() }
+    mutating func encode(_ value: Double) throws { try refuse() }
+    mutating func encode(_ value: Float) throws { try refuse() }
+    mutating func encode(_ value: Int) throws { try refuse() }
+    mutating func encode(_ value: Int8) throws { try refuse() }
+    mutating func encode(_ value: Int16) throws { try refuse() }
+    mutating func encode(_ value: Int32) throws { try refuse() }
+    mutating func encode(_ value: Int64) throws { try refuse() }
+    mutating func encode(_ value: UInt) throws { try refuse() }
+    mutating func encode(_ value: UInt8) throws { try refuse() }
+    mutating func encode(_ value: UInt16) throws { try refuse() }
+    mutating func encode(_ value: UInt32) throws { try refuse() }
+    mutating func encode(_ value: UInt64) throws { try refuse() }
+    mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: encoder) }
 }
 
 /// The keyed container of the tag's object, refusing the tag key: a value under it (but the tag

@@ -152,6 +152,54 @@ import Testing
         static let variants: [TaggedVariant<Same>] = [.init("same", SameTag.self, Same.same)]
     }
 
+    struct User: Codable, Equatable {
+        var name: String
+    }
+
+    /// A wrapper that forwards to the value it wraps through a single value container.
+    struct Boxed<Value: Codable & Equatable>: Codable, Equatable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    enum Forwarded: TaggedCodable, Equatable {
+        case user(Boxed<User>)
+        case boxedNumber(Boxed<Int>)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Forwarded>] = [
+            .init("user", Boxed<User>.self, Forwarded.user),
+            .init("boxedNumber", Boxed<Int>.self, Forwarded.boxedNumber),
+        ]
+    }
+
+    /// A payload that hands an object over through a single value container writes the object's
+    /// members beside the tag under every encoder, as it decodes under every decoder; one that
+    /// hands over a scalar is refused by every encoder.
+    @Test func aPayloadForwardingAnObjectThroughASingleValueIsWrittenByEveryEncoder() throws {
+        let value = [Forwarded.user(Boxed(User(name: "u")))]
+        let lenient = try LenientJSONEncoder().encode(value)
+        #expect(String(decoding: lenient, as: UTF8.self) == #"[{"type":"user","name":"u"}]"#)
+        let foundation = try JSONEncoder().encode(value)
+        #expect(
+            try JSONSerialization.jsonObject(with: foundation) as? [[String: String]] == [
+                ["type": "user", "name": "u"]
+            ])
+        for data in [lenient, foundation] {
+            #expect(try JSONDecoder().decode([Forwarded].self, from: data) == value)
+            #expect(try LenientJSONDecoder(options: .strict).decode([Forwarded].self, from: data) == value)
+        }
+        let plist = try PropertyListEncoder().encode(value)
+        #expect(try PropertyListDecoder().decode([Forwarded].self, from: plist) == value)
+
+        Self.expectRefused(Forwarded.boxedNumber(Boxed(3)), saying: "does not encode as an object")
+    }
+
     @Test func aPayloadWritingTheTagItselfIsWrittenByEveryEncoder() throws {
         let value = Same.same(SameTag(n: 4))
         for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {
