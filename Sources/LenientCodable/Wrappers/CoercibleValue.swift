@@ -447,9 +447,15 @@ struct CoercionSource {
             let index = treeDecoder.nodeIndex
             treeDecoder.record(
                 .coerced, path: treeDecoder.codingPathNode, found: index,
-                "Coerced \(treeDecoder.describeFound(at: index)) to \(target) \(value).")
+                "Coerced \(treeDecoder.describeFound(at: index)) to \(target) \(Self.describe(value)).")
         }
         return value
+    }
+
+    /// A value as a report message shows it: text quoted, as the decoder's own messages do.
+    private static func describe<Value>(_ value: Value) -> String {
+        if let text = value as? String { return text.debugDescription }
+        return "\(value)"
     }
 
     func refuseNull(_ type: Any.Type) throws {

@@ -241,6 +241,24 @@ import Testing
         #expect(report.issues.isEmpty)
     }
 
+    /// The wrapper's report says the same in both modes, with text quoted as the decoder's own
+    /// messages quote it.
+    @Test func reportMessageIsTheSameInBothModes() throws {
+        struct Titled: Decodable {
+            @Coerced var subtitle: String?
+            @Coerced var title: String
+        }
+        for options in [LenientJSONDecoder.Options.lenient, .strict] {
+            let (value, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                Titled.self, from: #"{"subtitle": 12, "title": 1.50}"#)
+            #expect(value.subtitle == "12" && value.title == "1.50")
+            #expect(
+                report.issues.map(\.message) == [
+                    #"Coerced number 12 to String "12"."#, #"Coerced number 1.50 to String "1.50"."#,
+                ])
+        }
+    }
+
     @Test func propertyListNativeDatesAndDataStillDecode() throws {
         struct Native: Codable {
             @Coerced var date: Date
