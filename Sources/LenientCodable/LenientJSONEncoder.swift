@@ -337,6 +337,12 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// Encodes a value as the objects `JSONSerialization.jsonObject(with:)` would return for
     /// its JSON: `[String: Any]`, `[Any]`, `String`, `NSNumber` (booleans included) and `NSNull`.
     ///
+    /// Integers that fit 64 bits are `Int64` or `UInt64` numbers, and other numbers are `Double`s
+    /// when the `Double` gives back the same digits (`0.1`). A number a `Double` would round (a
+    /// `Decimal` of more than 17 digits, an `Int128` or `UInt128` past 64 bits) is an
+    /// `NSDecimalNumber` with its exact value, so ``LenientJSONDecoder/decode(_:fromJSONObject:)``
+    /// gives back the value that was encoded.
+    ///
     /// ```swift
     /// let object = try LenientJSONEncoder().encodeToJSONObject(book)
     /// let name = (object as? [String: Any])?["name"] as? String

@@ -58,10 +58,7 @@ extension EncodingTree {
             return NSNumber(value: current.bits)
         case .double: return NSNumber(value: Double(bitPattern: current.bits))
         case .float: return NSNumber(value: Double(Float(bitPattern: UInt32(truncatingIfNeeded: current.bits))))
-        case .literal:
-            if let integer = Int64(current.text) { return NSNumber(value: integer) }
-            if let integer = UInt64(current.text) { return NSNumber(value: integer) }
-            return NSNumber(value: Double(current.text) ?? .nan)
+        case .literal: return Self.number(forLiteral: current.text)
         case .string: return current.text
         case .array:
             guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
@@ -80,5 +77,49 @@ extension EncodingTree {
             }
             return members
         }
+    }
+
+    /// The number `JSONSerialization` gives for a number's text: an `Int64` or `UInt64` when the
+    /// text is an integer that fits one; a `Double` when its shortest text has the same value as
+    /// the literal (so `0.1` and `2.5e-8` stay doubles); otherwise an `NSDecimalNumber`, which
+    /// keeps the digits of a `Decimal`, an `Int128` or a `UInt128` that a `Double` would round.
+    ///
+    /// An integer past 64 bits is always a decimal number, even one a `Double` holds (`2^64`):
+    /// `JSONSerialization` gives one for any number of more than 17 digits, and an integer type
+    /// reads a `Double` past 2^64 as Foundation does, which fails.
+    private static func number(forLiteral text: String) -> NSNumber {
+        if let integer = Int64(text) { return NSNumber(value: integer) }
+        if let integer = UInt64(text) { return NSNumber(value: integer) }
+        let double = Double(text)
+        // Text in no decimal notation (JSON5's `0x1F`, `Infinity`) is read as a double, as before.
+        guard let literal = decimalText(text) else { return NSNumber(value: double ?? .nan) }
+        if let double, double.isFinite, !isPlainInteger(text),
+            let shortest = decimalText(JSONValue.literal(for: double)), literal.hasSameValue(as: shortest)
+        {
+            return NSNumber(value: double)
+        }
+        if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN {
+            return NSDecimalNumber(decimal: decimal)
+        }
+        // Past the range of `Decimal` (`1e300`): the double, as `JSONSerialization` falls back to.
+        return NSNumber(value: double ?? .nan)
+    }
+
+    /// Whether the text is digits, after an optional minus sign: no fraction and no exponent.
+    private static func isPlainInteger(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+    }
+
+    private static func decimalText(_ text: String) -> DecimalText? {
+        var text = text
+        return text.withUTF8 { DecimalText($0) }
+    }
+}
+
+extension DecimalText {
+    /// Whether two numbers' texts have the same value (`1.50` and `15e-1`; `0` and `-0`).
+    func hasSameValue(as other: DecimalText) -> Bool {
+        if digits.isEmpty || other.digits.isEmpty { return digits.isEmpty && other.digits.isEmpty }
+        return negative == other.negative && exponent == other.exponent && digits == other.digits
     }
 }

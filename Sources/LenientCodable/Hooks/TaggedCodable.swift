@@ -170,8 +170,15 @@ extension TaggedCodable {
         return nil
     }
 
+    /// The name of the case and its associated value; `nil` for a case without one.
     private static func caseAndPayload(of value: Self) -> (name: String, payload: Any)? {
         guard let child = Mirror(reflecting: value).children.first, let name = child.label else { return nil }
+        // A labelled associated value, `case card(card: Card)`, is reflected as a one-element
+        // tuple, `(card: Card)`: the payload is its element. No `Codable` payload is a tuple itself.
+        let associated = Mirror(reflecting: child.value)
+        if associated.displayStyle == .tuple, associated.children.count == 1, let element = associated.children.first {
+            return (name, element.value)
+        }
         return (name, child.value)
     }
 }
