@@ -94,7 +94,7 @@ final class PathBox {
     /// another type (a subclass's and its superclass's `init(from:)`) is recorded in
     /// ``SiblingCodingKeys``, so that an ``UnknownKeys`` property of either keeps none of the
     /// other's members.
-    @exclusivity(unchecked) var keyedBy: (any CodingKey.Type)?
+    @exclusivity(unchecked) var keyedBy: Any.Type?
 
     init(_ node: CodingPathNode) { self.node = node }
 
@@ -109,7 +109,7 @@ final class PathBox {
         looseKeys = nil
         if exactKeyIndex != nil { exactKeyIndex = nil }
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
-        if keyedBy != nil { keyedBy = nil }
+        keyedBy = nil
     }
 
     /// The path of a member of the container whose path this is.

@@ -346,8 +346,12 @@ enum SiblingCodingKeys {
     nonisolated(unsafe) private static var siblings: [ObjectIdentifier: [any CodingKey.Type]] = [:]
     static let maximumSiblings = 16
 
-    /// Records that containers keyed by `first` and by `second` read the same value.
-    static func record(_ first: any CodingKey.Type, _ second: any CodingKey.Type) {
+    /// Records that containers keyed by `first` (a coding-key type, kept as a plain metatype by
+    /// the path box) and by `second` read the same value. Out of line: the keyed container's
+    /// set-up pays only the comparison that leads here.
+    @inline(never)
+    static func record(_ first: Any.Type, _ second: any CodingKey.Type) {
+        guard let first = first as? any CodingKey.Type else { return }
         lock.lock()
         defer { lock.unlock() }
         add(second, to: first)
