@@ -922,11 +922,12 @@ extension TreeDecoder {
         /// asks for its property here, through its container overload, and gives its own empty
         /// default for `nil`: in a ``DeclaredDefaults`` type the property's declared value is
         /// returned instead, so the wrapper keeps it. A transform or a required property reads its
-        /// own way, with no default.
+        /// own way, with no default, and so does a property declared as an optional of a wrapper
+        /// (`var x: Defaulted<Int>?`), which asks for it the same way.
         @inline(never)
         private func decodeIfPresentWithRules<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             let name = key.stringValue
-            if let plan, plan.transform(for: name) == nil, !plan.isRequired(name),
+            if let plan, plan.transform(for: name) == nil, !plan.isRequired(name), !plan.isDeclaredOptional(name),
                 let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder)
             {
                 if let declared = plan.declaredDefault(for: name, as: T.self) {

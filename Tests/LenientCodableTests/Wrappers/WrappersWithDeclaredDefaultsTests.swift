@@ -23,6 +23,11 @@ import Testing
         @LossyDictionary var counts: [String: Int] = ["k": 1]
     }
 
+    /// A property declared as an optional of a wrapper: an optional, whatever its initial value.
+    struct OptionalWrapper: Codable, Equatable, DeclaredDefaults {
+        var count: Defaulted<Int>? = Defaulted(wrappedValue: 3)
+    }
+
     static let modes: [LenientJSONDecoder.Options] = [.lenient, .strict]
     static let paths = ["byYear", "counts", "ids", "tags"]
 
@@ -81,6 +86,18 @@ import Testing
         #expect(model.ids == [3])
         #expect(report.issues.map(\.path).sorted() == ["counts.bad", "ids[1]"])
         #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
+    }
+
+    @Test(arguments: modes)
+    func anOptionalOfAWrapperKeepsFoundationsNil(_ options: LenientJSONDecoder.Options) throws {
+        for document in ["{}", #"{"count":null}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                OptionalWrapper.self, from: document)
+            #expect(model.count == nil, "\(document)")
+            #expect(report.issues.isEmpty, "\(document): \(report)")
+        }
+        let present = try LenientJSONDecoder(options: options).decode(OptionalWrapper.self, from: #"{"count":5}"#)
+        #expect(present.count?.wrappedValue == 5)
     }
 
     @Test func theDeclaredValuesRoundTrip() throws {
