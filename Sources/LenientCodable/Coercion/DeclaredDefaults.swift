@@ -30,8 +30,11 @@ import Foundation
 /// The decoder makes `Self()` once per type and process, and keeps each property's value,
 /// found by the coding key the property encodes under (so custom `CodingKeys` raw values and
 /// property wrappers work), or else through `Mirror` by property name for a type that is only
-/// `Decodable`. A default of a class type is that one instance, shared by every value decoded
-/// with it. Foundation's decoders do not read this declaration.
+/// `Decodable`. ``Defaulted``, ``LossyArray`` and ``LossyDictionary`` take the declared value
+/// too, not their own empty default: `@LossyArray var ids = [1]` is `[1]` when `ids` is missing.
+/// A default of a class type is that one instance, shared by every value decoded with it.
+/// Foundation's decoders do not read this declaration: under them the wrappers give their own
+/// defaults.
 public protocol DeclaredDefaults: _LenientDecodingMarker, _LenientEncodingMarker {
     /// Makes the value whose properties hold the defaults.
     init()

@@ -107,9 +107,11 @@ extension TreeDecoder {
         }
     }
 
-    /// How a message names a default: `""`, `0`, `[]`, `[:]`, or the value's description.
+    /// How a message names a default: `""`, `0`, `[]`, `[:]`, or the value's description; one of
+    /// the package's wrappers by the value it wraps (`["a"]`, not `Defaulted<…>(wrappedValue: …)`).
     static func describeDefault(_ value: Any) -> String {
         switch value {
+        case let wrapper as any DescribedByWrappedValue: return describeDefault(wrapper.describedValue)
         case let text as String: return text.debugDescription
         case let collection as any Collection where collection.isEmpty:
             return value is [AnyHashable: Any] ? "[:]" : "[]"

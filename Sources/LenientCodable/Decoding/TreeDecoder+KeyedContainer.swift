@@ -910,51 +910,77 @@ extension TreeDecoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            // Only where the choice cannot change the value: transforms, required properties and
-            // declared defaults read their own way.
-            if decoder.report != nil, plan?.hasPropertyRules != true,
-                let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder)
-            {
-                return try decodeDefaultingWrapper(type, wrapper: wrapper, forKey: key)
+            if plan?.hasPropertyRules == true { return try decodeIfPresentWithRules(type, forKey: key) }
+            if decoder.report != nil, let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder) {
+                return try decodeDefaultingWrapper(type, wrapper: wrapper, declaredDefault: nil, forKey: key)
             }
             return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+        }
+
+        /// `decodeIfPresent` in a type that declares transforms, required properties or declared
+        /// defaults. A defaulting wrapper (``Defaulted``, ``LossyArray``, ``LossyDictionary``)
+        /// asks for its property here, through its container overload, and gives its own empty
+        /// default for `nil`: in a ``DeclaredDefaults`` type the property's declared value is
+        /// returned instead, so the wrapper keeps it. A transform or a required property reads its
+        /// own way, with no default, and so does a property declared as an optional of a wrapper
+        /// (`var x: Defaulted<Int>?`), which asks for it the same way.
+        @inline(never)
+        private func decodeIfPresentWithRules<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            let name = key.stringValue
+            if let plan, plan.transform(for: name) == nil, !plan.isRequired(name), !plan.isDeclaredOptional(name),
+                let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder)
+            {
+                if let declared = plan.declaredDefault(for: name, as: T.self) {
+                    return try decodeDefaultingWrapper(type, wrapper: wrapper, declaredDefault: declared, forKey: key)
+                }
+                if decoder.report != nil {
+                    return try decodeDefaultingWrapper(type, wrapper: wrapper, declaredDefault: nil, forKey: key)
+                }
+            }
+            return try decodeOptionalWithRules(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
         }
 
         /// A wrapper that gives a missing or null value its default (``Defaulted``), read through
         /// `decodeIfPresent` by its container overload: the default it is about to give is a
         /// forgiven value, reported as the decoder reports its own defaults.
+        ///
+        /// With `declaredDefault` (the property's value in a ``DeclaredDefaults`` type's `Self()`),
+        /// that value is returned and named instead of `nil`, for a missing or null value in every
+        /// mode, and for an invalid one in `.lenient`.
         @inline(never)
         private func decodeDefaultingWrapper<T: Decodable>(
-            _ type: T.Type, wrapper: any DefaultingWrapper.Type, forKey key: Key
+            _ type: T.Type, wrapper: any DefaultingWrapper.Type, declaredDefault: T?, forKey key: Key
         ) throws -> T? {
             // The wrapper forgives on purpose, as it does under Foundation's decoder: no
             // Foundation-like pass applies to its value.
             let wasInPass = decoder.inFoundationPass
             decoder.inFoundationPass = false
             defer { decoder.inFoundationPass = wasInPass }
+            let described =
+                declaredDefault.map { "the declared default \(TreeDecoder.describeDefault($0))" }
+                ?? "the default \(wrapper.defaultDescription)"
             guard let index = valueIndex(forKey: key) else {
-                decoder.record(
-                    .defaulted, path: pathBox.appending(key), found: nil,
-                    jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
-                    missingIn: (objectIndex, key.stringValue),
-                    "Missing value; used the default \(wrapper.defaultDescription).")
-                return nil
+                if !isIgnored(key) {
+                    decoder.record(
+                        .defaulted, path: pathBox.appending(key), found: nil,
+                        jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                        missingIn: (objectIndex, key.stringValue),
+                        "Missing value; used \(described).")
+                }
+                return declaredDefault
             }
             if decoder.tree[index].kind == .null {
-                decoder.record(
-                    .defaulted, path: pathBox.appending(key), found: index,
-                    "Found null; used the default \(wrapper.defaultDescription).")
-                return nil
+                decoder.record(.defaulted, path: pathBox.appending(key), found: index, "Found null; used \(described).")
+                return declaredDefault
             }
             // As ``decodeFoundOptional(_:decoder:index:path:_:)``, naming the default instead of nil.
             let path = pathBox.appending(key)
             guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
-            let described = wrapper.defaultDescription
             if decoder.isNullish(at: index, for: T.self) {
                 decoder.record(
                     .defaulted, path: path, found: index,
-                    "Found \(decoder.describeFound(at: index)); used the default \(described).")
-                return nil
+                    "Found \(decoder.describeFound(at: index)); used \(described).")
+                return declaredDefault
             }
             let mark = decoder.reportMark
             do {
@@ -962,9 +988,8 @@ extension TreeDecoder {
             } catch  where decoder.options.defaultsInvalidValues {
                 decoder.rollbackReport(to: mark)
                 let kind: DecodingIssue.Kind = TreeDecoder.isRejection(error, at: path) ? .rejected : .defaulted
-                decoder.record(
-                    kind, path: path, found: index, "\(TreeDecoder.reason(error)); used the default \(described).")
-                return nil
+                decoder.record(kind, path: path, found: index, "\(TreeDecoder.reason(error)); used \(described).")
+                return declaredDefault
             }
         }
 

@@ -3,6 +3,12 @@
 
 import Foundation
 
+/// An optional, as a declared default's stored property reveals it: a property declared optional
+/// keeps `nil` when missing, whatever its initial value.
+protocol DeclaredAsOptional {}
+
+extension Optional: DeclaredAsOptional {}
+
 /// A type's key mapping resolved for one coding-key type: where each property's value is.
 ///
 /// Plans are built once per (model type, coding-key type) pair, checked, and cached for the
@@ -129,6 +135,14 @@ final class KeyPlan: @unchecked Sendable {
             if let value = candidate as? T { return value }
         }
         return nil
+    }
+
+    /// Whether the type conforms to ``DeclaredDefaults`` and declares the property optional
+    /// (`var x: Defaulted<Int>? = …`): its `decodeIfPresent` is an optional's, not a defaulting
+    /// wrapper's, and keeps Foundation's `nil`.
+    func isDeclaredOptional(_ propertyName: String) -> Bool {
+        guard !declaredDefaults.isEmpty, let candidates = declaredDefaults[propertyName] else { return false }
+        return candidates.contains { $0 is any DeclaredAsOptional }
     }
 
     /// The transform of a property's encoded JSON, if the type declares one.

@@ -89,6 +89,28 @@ extension Defaulted: DefaultingWrapper {
     static var defaultDescription: String { TreeDecoder.describeDefault(Value.defaultValue) }
 }
 
+/// One of the package's wrappers, which a report names by the value it wraps: a declared default
+/// `@Defaulted var tags = ["a"]` is `["a"]` in a message.
+protocol DescribedByWrappedValue {
+    var describedValue: Any { get }
+}
+
+extension Defaulted: DescribedByWrappedValue {
+    var describedValue: Any { wrappedValue }
+}
+
+extension LossyArray: DescribedByWrappedValue {
+    var describedValue: Any { wrappedValue }
+}
+
+extension LossyDictionary: DescribedByWrappedValue {
+    var describedValue: Any { wrappedValue }
+}
+
+extension Coerced: DescribedByWrappedValue {
+    var describedValue: Any { wrappedValue }
+}
+
 extension Defaulted: Equatable where Value: Equatable {}
 extension Defaulted: Hashable where Value: Hashable {}
 extension Defaulted: Sendable where Value: Sendable {}

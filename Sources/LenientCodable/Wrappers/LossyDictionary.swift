@@ -8,7 +8,9 @@
 /// is not a `Key`, are skipped. A missing key or `null` is the empty dictionary.
 ///
 /// The keys are any type that Swift's `Dictionary` writes as object keys: `String`, `Int`, or
-/// a type of yours that conforms to `CodingKeyRepresentable`.
+/// a type of yours that conforms to `CodingKeyRepresentable`. `String` keys are data, read as a
+/// plain `[String: V]` reads them: no key decoding strategy (`.convertFromSnakeCase`, `.custom`)
+/// changes them, so they encode back as they came.
 ///
 /// ```swift
 /// struct Prices: Codable {
@@ -63,6 +65,21 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
             wrappedValue = [:]
             return
         }
+        if Key.self == String.self {
+            // Read as a plain `[String: V]` is, through the single value container: decoders take
+            // the keys of a string-keyed dictionary as data and leave them out of the key
+            // strategy, where a keyed container would convert them.
+            let members = try decoder.singleValueContainer().decode([String: DecodingAttempt<Value>].self)
+            // `[String: Value]` is `[Key: Value]`, just checked.
+            wrappedValue = unsafeBitCast(members.compactMapValues(\.value), to: [Key: Value].self)
+            return
+        }
+        wrappedValue = try Self.decodeOtherKeys(from: decoder, treeDecoder: treeDecoder)
+    }
+
+    /// The entries of a dictionary whose keys are not strings, read through a keyed container as
+    /// `Dictionary`'s own decoding reads them (so a key strategy applies to them as it does there).
+    private static func decodeOtherKeys(from decoder: any Decoder, treeDecoder: TreeDecoder?) throws -> [Key: Value] {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var entries: [Key: Value] = [:]
         entries.reserveCapacity(container.allKeys.count)
@@ -92,7 +109,7 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
             entries[key] = value
             if treeDecoder != nil { spellings[key] = codingKey.stringValue }
         }
-        wrappedValue = entries
+        return entries
     }
 }
 

@@ -1,0 +1,134 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// The package's defaulting wrappers (`@Defaulted`, `@LossyArray`, `@LossyDictionary`) in a
+/// `DeclaredDefaults` type: a missing or null value takes the property's declared value, not the
+/// wrapper's empty default, and is reported once, in both modes.
+@Suite struct WrappersWithDeclaredDefaultsTests {
+    struct Declared: Codable, Equatable, DeclaredDefaults {
+        @Defaulted var tags: [String] = ["a"]
+        @LossyArray var ids: [Int] = [1]
+        @LossyDictionary var counts: [String: Int] = ["k": 1]
+        @LossyDictionary var byYear: [Int: String] = [2025: "now"]
+    }
+
+    /// The same wrappers without `DeclaredDefaults`: their own defaults, as before.
+    struct Undeclared: Codable, Equatable {
+        @Defaulted var tags: [String] = ["a"]
+        @LossyArray var ids: [Int] = [1]
+        @LossyDictionary var counts: [String: Int] = ["k": 1]
+    }
+
+    /// A property declared as an optional of a wrapper: an optional, whatever its initial value.
+    struct OptionalWrapper: Codable, Equatable, DeclaredDefaults {
+        var count: Defaulted<Int>? = Defaulted(wrappedValue: 3)
+    }
+
+    static let modes: [LenientJSONDecoder.Options] = [.lenient, .strict]
+    static let paths = ["byYear", "counts", "ids", "tags"]
+
+    @Test(arguments: modes)
+    func aMissingWrappedPropertyTakesItsDeclaredValue(_ options: LenientJSONDecoder.Options) throws {
+        let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(Declared.self, from: "{}")
+        #expect(model == Declared())
+        #expect(report.issues.map(\.path).sorted() == Self.paths)
+        #expect(report.issues.allSatisfy { $0.kind == .defaulted })
+        let messages = Dictionary(uniqueKeysWithValues: report.issues.map { ($0.path, $0.message) })
+        #expect(messages["tags"] == #"Missing value; used the declared default ["a"]."#)
+        #expect(messages["ids"] == "Missing value; used the declared default [1].")
+        #expect(messages["counts"] == #"Missing value; used the declared default ["k": 1]."#)
+        #expect(messages["byYear"] == #"Missing value; used the declared default [2025: "now"]."#)
+        #expect(try LenientJSONDecoder(options: options).decode(Declared.self, from: "{}") == Declared())
+    }
+
+    @Test(arguments: modes)
+    func aNullWrappedPropertyTakesItsDeclaredValue(_ options: LenientJSONDecoder.Options) throws {
+        let document = #"{"tags":null,"ids":null,"counts":null,"byYear":null}"#
+        let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(Declared.self, from: document)
+        #expect(model == Declared())
+        #expect(report.issues.map(\.path).sorted() == Self.paths)
+        #expect(
+            report.issues.allSatisfy {
+                $0.kind == .defaulted && $0.message.hasPrefix("Found null; used the declared default ")
+            })
+    }
+
+    @Test func anInvalidWrappedValueTakesItsDeclaredValueInLenientMode() throws {
+        let document = #"{"tags":{"x":1},"ids":[2],"counts":[1],"byYear":{"2024":"then"}}"#
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(Declared.self, from: document)
+        #expect(model.tags == ["a"])
+        #expect(model.counts == ["k": 1])
+        #expect(model.ids == [2])
+        #expect(model.byYear == [2024: "then"])
+        #expect(report.issues.map(\.path).sorted() == ["counts", "tags"])
+        #expect(report.issues.allSatisfy { $0.kind == .defaulted })
+        let counts = try #require(report.issues.first { $0.path == "counts" })
+        #expect(counts.message.hasSuffix(#"; used the declared default ["k": 1]."#), "\(counts.message)")
+        #expect(!counts.message.contains("used nil"))
+        // `.strict` forgives no invalid value, as for a plain property of the type.
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Declared.self, from: #"{"counts":[1]}"#)
+        }
+    }
+
+    @Test(arguments: modes)
+    func presentValuesAndDroppedElementsAreUnchanged(_ options: LenientJSONDecoder.Options) throws {
+        let document = #"{"tags":["b"],"ids":[3,"x"],"counts":{"j":2,"bad":"y"},"byYear":{"2024":"then"}}"#
+        let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(Declared.self, from: document)
+        #expect(model.tags == ["b"])
+        #expect(model.counts == ["j": 2])
+        #expect(model.byYear == [2024: "then"])
+        // Neither mode coerces "x" to Int or "y" to Int inside a lossy wrapper: both are left out.
+        #expect(model.ids == [3])
+        #expect(report.issues.map(\.path).sorted() == ["counts.bad", "ids[1]"])
+        #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
+    }
+
+    @Test(arguments: modes)
+    func anOptionalOfAWrapperKeepsFoundationsNil(_ options: LenientJSONDecoder.Options) throws {
+        for document in ["{}", #"{"count":null}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                OptionalWrapper.self, from: document)
+            #expect(model.count == nil, "\(document)")
+            #expect(report.issues.isEmpty, "\(document): \(report)")
+        }
+        let present = try LenientJSONDecoder(options: options).decode(OptionalWrapper.self, from: #"{"count":5}"#)
+        #expect(present.count?.wrappedValue == 5)
+    }
+
+    @Test func theDeclaredValuesRoundTrip() throws {
+        let model = Declared(tags: ["z"], ids: [], counts: ["some_key": 3], byYear: [:])
+        let (again, report) = try LenientJSONDecoder().decodeWithReport(
+            Declared.self, from: LenientJSONEncoder().encode(model))
+        #expect(again == model)
+        #expect(report.issues.isEmpty)
+        let defaults = try LenientJSONDecoder().decode(Declared.self, from: LenientJSONEncoder().encode(Declared()))
+        #expect(defaults == Declared())
+    }
+
+    @Test func withoutDeclaredDefaultsTheWrappersKeepTheirOwnDefaults() throws {
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(Undeclared.self, from: "{}")
+        #expect(model.tags.isEmpty)
+        #expect(model.ids.isEmpty)
+        #expect(model.counts.isEmpty)
+        #expect(
+            report.issues.map(\.message).sorted() == [
+                "Missing value; used the default [:].", "Missing value; used the default [].",
+                "Missing value; used the default [].",
+            ])
+    }
+
+    /// Foundation's decoders do not read `DeclaredDefaults`: under them the wrappers give their own
+    /// defaults, as they always have.
+    @Test func foundationsDecoderKeepsTheWrappersOwnDefaults() throws {
+        let model = try JSONDecoder().decode(Declared.self, from: Data(#"{"tags":null}"#.utf8))
+        #expect(model.tags.isEmpty)
+        #expect(model.ids.isEmpty)
+        #expect(model.counts.isEmpty)
+        #expect(model.byYear.isEmpty)
+    }
+}
