@@ -96,7 +96,7 @@ extension TreeDecoder.KeyedContainer {
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
         let reads = mappedReads(excluding: ownName)
-        let siblings = SiblingCodingKeys.types(besides: Key.self)
+        let siblings = SiblingCodingKeys.types(besides: Key.self, model: decoder.currentType)
         let tree = decoder.tree
         let end = tree.next(after: objectIndex)
         var members: [(key: String, value: JSONValue)] = []
@@ -332,47 +332,46 @@ enum LooselyMatchedKeys {
     }
 }
 
-/// The coding-key types that keyed containers of one value used together, by pairs, in this
-/// process: a subclass's `CodingKeys` and its superclass's, whose `init(from:)` methods read one
-/// object through the same decoder. An ``UnknownKeys`` property of one keeps no member that a
-/// key of the other reads: the superclass's from the first decode on (the subclass asks for its
-/// container first), the subclass's from the second.
+/// The coding-key types that keyed containers of one value used together, by the model type
+/// being decoded, in this process: a subclass's `CodingKeys` and those of its superclasses, whose
+/// `init(from:)` methods read one object through the same decoder. An ``UnknownKeys`` property
+/// read by one of them keeps no member that a key of another spells, when that model type is
+/// decoded (a plain superclass decoded on its own has no siblings): the superclasses' bags from
+/// the first decode on (the subclass asks for its container first), the subclass's from the
+/// second.
 enum SiblingCodingKeys {
     private static let lock = NSLock()
     // A static stored property, so alive for the whole process; read and written only while
     // `lock` is held (ConcurrencyTests.siblingCodingKeysAcrossEightTasks runs under
-    // ThreadSanitizer). Bounded: at most `maximumSiblings` types for a type, each a coding-key
-    // type that a model's own code asked for.
-    nonisolated(unsafe) private static var siblings: [ObjectIdentifier: [any CodingKey.Type]] = [:]
-    static let maximumSiblings = 16
+    // ThreadSanitizer). Bounded: at most `maximumTypes` coding-key types for a model type, each
+    // one that a model's own code asked for.
+    nonisolated(unsafe) private static var keyTypes: [ObjectIdentifier: [any CodingKey.Type]] = [:]
+    static let maximumTypes = 16
 
     /// Records that containers keyed by `first` (a coding-key type, kept as a plain metatype by
-    /// the path box) and by `second` read the same value. Out of line: the keyed container's
-    /// set-up pays only the comparison that leads here.
+    /// the path box) and by `second` read the same value of `model`. Out of line: the keyed
+    /// container's set-up pays only the comparison that leads here.
     @inline(never)
-    static func record(_ first: Any.Type, _ second: any CodingKey.Type) {
-        guard let first = first as? any CodingKey.Type else { return }
+    static func record(_ first: Any.Type, _ second: any CodingKey.Type, model: Any.Type?) {
+        guard let model, let first = first as? any CodingKey.Type else { return }
         lock.lock()
         defer { lock.unlock() }
-        add(second, to: first)
-        add(first, to: second)
+        var known = keyTypes[ObjectIdentifier(model), default: []]
+        for type in [first, second] where known.count < maximumTypes && !known.contains(where: { $0 == type }) {
+            // A type that takes any name (a dynamic key for reading whatever is there) says
+            // nothing about which members the model reads.
+            guard type.init(stringValue: "\u{0}LenientCodable.anyName") == nil else { continue }
+            known.append(type)
+        }
+        keyTypes[ObjectIdentifier(model)] = known
     }
 
-    private static func add(_ sibling: any CodingKey.Type, to type: any CodingKey.Type) {
-        // A type that takes any name (a dynamic key for reading whatever is there) says nothing
-        // about which members the model reads.
-        guard sibling.init(stringValue: "\u{0}LenientCodable.anyName") == nil else { return }
-        let id = ObjectIdentifier(type)
-        var known = siblings[id, default: []]
-        guard known.count < maximumSiblings, !known.contains(where: { $0 == sibling }) else { return }
-        known.append(sibling)
-        siblings[id] = known
-    }
-
-    /// The coding-key types recorded as read together with `type`.
-    static func types(besides type: any CodingKey.Type) -> [any CodingKey.Type] {
+    /// The coding-key types recorded for `model` besides `type`.
+    static func types(besides type: any CodingKey.Type, model: Any.Type?) -> [any CodingKey.Type] {
+        guard let model else { return [] }
         lock.lock()
         defer { lock.unlock() }
-        return siblings[ObjectIdentifier(type)] ?? []
+        guard let known = keyTypes[ObjectIdentifier(model)], known.contains(where: { $0 == type }) else { return [] }
+        return known.filter { $0 != type }
     }
 }

@@ -535,7 +535,7 @@ final class TreeDecoder: Decoder {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
         if let first = pathBox.keyedBy {
-            if first != Key.self { SiblingCodingKeys.record(first, Key.self) }
+            if first != Key.self { SiblingCodingKeys.record(first, Key.self, model: currentType) }
         } else {
             pathBox.keyedBy = Key.self
         }

@@ -117,8 +117,8 @@ final class EncodingTree {
     /// once the object's value has encoded its properties; innermost last.
     ///
     /// Exempt from the dynamic exclusivity check that every value's encode would pay: it is only
-    /// changed by single `append` and `removeLast` calls, which call no other code, so accesses
-    /// cannot overlap.
+    /// changed by single `append`, `removeLast` and `removeAll(where:)` calls, whose code (a
+    /// comparison of node indices) calls nothing else, so accesses cannot overlap.
     @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
@@ -453,6 +453,9 @@ final class EncodingTree {
         current.pointee.firstChild = -1
         current.pointee.lastChild = -1
         current.pointee.childCount = 0
+        // Members kept for the value that was here (written through a super encoder, which ends
+        // with the value around it) are that value's, not the next one's.
+        if !pendingUnknownKeys.isEmpty { pendingUnknownKeys.removeAll { $0.node == node } }
     }
 
     /// Appends a node to the storage and returns its index.

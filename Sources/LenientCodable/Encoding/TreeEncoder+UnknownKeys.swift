@@ -41,6 +41,8 @@ extension TreeEncoder {
             tree.pendingUnknownKeys.removeLast()
             let node = last.node
             if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
+            // A value written over the object since (an array, a scalar) keeps no members.
+            guard tree.nodes[Int(node)].kind == .object else { continue }
             for (key, value) in last.members {
                 let (member, existed) = tree.member(key, of: node)
                 if existed {

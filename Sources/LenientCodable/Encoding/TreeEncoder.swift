@@ -294,13 +294,10 @@ final class TreeEncoder: Encoder {
     }
 
     /// Writes a `Decimal` as its digits. `Decimal.nan` has no JSON spelling (`JSONEncoder` writes
-    /// `NaN`, which no JSON parser reads back): it is written as a non-conforming float strategy's
-    /// string for NaN, or refused as a `Double.nan` is.
+    /// `NaN`, which no JSON parser reads back) and is refused, whatever the float strategy: no
+    /// decoder reads a string back as a `Decimal` NaN.
     private func setDecimal(_ value: Decimal, into node: Int32, key: (any CodingKey)?) throws {
         guard value.isNaN else { return tree.setLiteral(node, value.description) }
-        if case .convertToString(_, _, let nan) = tree.configuration.settings.nonConformingFloatEncodingStrategy {
-            return tree.setString(node, nan)
-        }
         throw EncodingError.invalidValue(
             value,
             .init(

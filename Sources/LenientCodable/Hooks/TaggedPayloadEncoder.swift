@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 // An internally tagged variant's payload writes its members into the object that holds the tag.
 // Under encoders other than LenientJSONEncoder that is the encoder's own keyed container, which
 // cannot tell the payload's members from the tag, and which Foundation's encoder guards with a
@@ -86,7 +88,12 @@ struct ForwardingSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try refuse() }
     mutating func encode(_ value: UInt32) throws { try refuse() }
     mutating func encode(_ value: UInt64) throws { try refuse() }
-    mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: encoder) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        // Foundation's encoders write these as single values, but their own `encode(to:)` writes
+        // an object (`{"relative": …}`, a `Decimal`'s fields) that no decoder reads back as them.
+        if T.self == URL.self || T.self == Decimal.self { try refuse() }
+        try value.encode(to: encoder)
+    }
 }
 
 /// The keyed container of the tag's object, refusing the tag key: a value under it (but the tag

@@ -265,11 +265,13 @@ extension Date: CoercibleValue {
     /// seconds and offset, Unix time as a numeric string, YYModel's patterns), or from a number of
     /// seconds or milliseconds since 1970 (told apart by magnitude).
     ///
-    /// A strategy you set on the decoder is honoured: `.millisecondsSince1970`, `.formatted` with
-    /// its time zone, `.custom`, under ``LenientJSONDecoder`` and Foundation's decoders alike. A
-    /// number under Foundation's default strategy, which would read it as seconds since 2001, is
-    /// Unix time instead: the decoder's answer is taken for a number only when it differs from
-    /// that default's.
+    /// A strategy you set on the decoder is honoured as Foundation's decoder applies it:
+    /// `.millisecondsSince1970`, `.formatted` with its time zone, `.custom`, under
+    /// ``LenientJSONDecoder`` and Foundation's decoders alike. A number under Foundation's default
+    /// strategy, which would read it as seconds since 2001, is Unix time instead: the decoder's
+    /// answer is taken for a number only when it differs from that default's, or when
+    /// `.deferredToDate` was set on a ``LenientJSONDecoder`` (Foundation's decoder does not tell
+    /// the two apart).
     ///
     /// ```swift
     /// let created = try Date.coerce(from: decoder)   // "2026-11-20T09:30:00Z", 1795167000 or "1795167000000"
@@ -283,15 +285,18 @@ extension Date: CoercibleValue {
         try source.refuseNull(Date.self)
         if let text = source.attempt(String.self) {
             // A strategy that reads strings (ISO 8601, a format with its time zone, a closure) has
-            // the first word; under Foundation's default, a string is no `Date` and the list reads it.
-            if let date = source.attempt(Date.self) { return date }
+            // the first word, as Foundation's decoder applies it: a numeric string is no date to
+            // a strategy of numbers, whatever the decoder would forgive, and the list reads it.
+            if let date = source.attemptAsFoundation(Date.self) { return date }
             for format in DateFormat.standardList {
                 if let date = format.date(fromString: text) { return date }
             }
             throw source.failure(Date.self)
         }
         if let number = source.attempt(Double.self) {
-            if let date = source.attempt(Date.self), date != Date(timeIntervalSinceReferenceDate: number) {
+            if let date = source.attemptAsFoundation(Date.self),
+                date != Date(timeIntervalSinceReferenceDate: number) || source.dateStrategyIsSet
+            {
                 return date
             }
             guard let date = DateFormat.unixDate(number) else { throw source.failure(Date.self) }
@@ -438,6 +443,20 @@ struct CoercionSource {
         if value == nil { treeDecoder.rollbackReport(to: mark) }
         return value
     }
+
+    /// The value as Foundation's decoder reads a `T` with the same settings: under
+    /// ``LenientJSONDecoder`` a probe that forgives nothing and reports nothing (a date strategy
+    /// of numbers refuses a numeric string, as `JSONDecoder` does); under other decoders the
+    /// decoder's own reading.
+    func attemptAsFoundation<T: Decodable>(_ type: T.Type) -> T? {
+        guard let treeDecoder else { return try? container.decode(type) }
+        return treeDecoder.readAsFoundation(type)
+    }
+
+    /// Whether the decoder's `dateDecodingStrategy` was set, `.deferredToDate` included; known
+    /// of ``LenientJSONDecoder`` only (Foundation's decoder does not tell a strategy set to its
+    /// default from one left there).
+    var dateStrategyIsSet: Bool { treeDecoder?.settings.dateDecodingStrategyIsSet ?? false }
 
     /// A value the wrapper's own table made after the decoder's reading of the target type
     /// failed: under ``LenientJSONDecoder`` it is reported, once, as the decoder reports its

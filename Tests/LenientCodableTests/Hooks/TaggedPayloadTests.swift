@@ -200,6 +200,26 @@ import Testing
         Self.expectRefused(Forwarded.boxedNumber(Boxed(3)), saying: "does not encode as an object")
     }
 
+    enum ForwardedScalars: TaggedCodable, Equatable {
+        case url(Boxed<URL>)
+        case decimal(Boxed<Decimal>)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<ForwardedScalars>] = [
+            .init("url", Boxed<URL>.self, ForwardedScalars.url),
+            .init("decimal", Boxed<Decimal>.self, ForwardedScalars.decimal),
+        ]
+    }
+
+    /// A URL or a Decimal handed over whole is a single value to Foundation's encoders, whose own
+    /// `encode(to:)` writes an object no decoder reads back as one: refused by every encoder.
+    @Test func aPayloadForwardingAURLOrADecimalIsRefusedByBothEncoders() throws {
+        Self.expectRefused(
+            ForwardedScalars.url(Boxed(URL(string: "https://e.com/a")!)), saying: "does not encode as an object")
+        Self.expectRefused(
+            ForwardedScalars.decimal(Boxed(Decimal(string: "1.5")!)), saying: "does not encode as an object")
+    }
+
     @Test func aPayloadWritingTheTagItselfIsWrittenByEveryEncoder() throws {
         let value = Same.same(SameTag(n: 4))
         for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {

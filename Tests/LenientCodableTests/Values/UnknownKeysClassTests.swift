@@ -150,4 +150,107 @@ import Testing
         let again = try LenientJSONDecoder().decode(Envelope.self, from: LenientJSONEncoder().encode(value))
         #expect(again == value)
     }
+
+    final class Square: Shape {
+        var side: Double
+        private enum CodingKeys: String, CodingKey { case side }
+
+        required init(from decoder: any Decoder) throws {
+            side = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .side)
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(side, forKey: .side)
+        }
+    }
+
+    /// What one subclass reads is none of another's business: decoding circles and squares does
+    /// not make a plain shape, or a circle, drop the members that the other subclass would read.
+    @Test func siblingsAreTheDecodedTypesOwn() throws {
+        let decoder = LenientJSONDecoder()
+        let json = #"{"name": "s", "radius": 5, "side": 3, "z": 1}"#
+        #expect(try decoder.decode(Shape.self, from: json).extras.keys == ["radius", "side", "z"])
+        _ = try decoder.decode(Circle.self, from: #"{"name": "c", "radius": 2}"#)
+        _ = try decoder.decode(Square.self, from: #"{"name": "q", "side": 2}"#)
+        let shape = try decoder.decode(Shape.self, from: json)
+        #expect(shape.extras.keys == ["radius", "side", "z"])
+        let circle = try decoder.decode(Circle.self, from: json)
+        #expect(circle.extras.keys == ["side", "z"])
+        let written = try JSONSerialization.jsonObject(with: LenientJSONEncoder().encode(circle)) as? [String: Any]
+        #expect(written?.keys.sorted() == ["name", "radius", "side", "z"])
+    }
+
+    class Level1: Codable {
+        var a: Int
+        var extras = UnknownKeys()
+    }
+
+    class Level2: Level1 {
+        var b: Int?
+        private enum CodingKeys: String, CodingKey { case b }
+        required init(from decoder: any Decoder) throws {
+            b = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .b)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(b, forKey: .b)
+        }
+    }
+
+    final class Level3: Level2 {
+        var c: Int?
+        private enum CodingKeys: String, CodingKey { case c }
+        required init(from decoder: any Decoder) throws {
+            c = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .c)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(c, forKey: .c)
+        }
+    }
+
+    /// Three levels: the base's bag keeps neither the middle level's members nor the top's, and
+    /// a value cleared at the middle level stays cleared.
+    @Test func threeLevels() throws {
+        let value = try LenientJSONDecoder().decode(Level3.self, from: #"{"a": 1, "b": 2, "c": 3, "z": 4}"#)
+        #expect(value.extras.keys == ["z"])
+        value.b = nil
+        let again = try LenientJSONDecoder().decode(Level3.self, from: LenientJSONEncoder().encode(value))
+        #expect(again.b == nil && again.c == 3 && again.a == 1)
+        #expect(again.extras.keys == ["z"])
+    }
+
+    /// Two values written through super encoders at one key: the last wins, with its own bag
+    /// only; a value written over a super-encoded one keeps none of its members.
+    @Test func aSuperEncodedValueWrittenOverKeepsNoneOfTheFirstBag() throws {
+        struct Twice: Encodable {
+            var first: Inner
+            var second: Inner
+            enum CodingKeys: String, CodingKey { case x }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try first.encode(to: container.superEncoder())
+                try second.encode(to: container.superEncoder())
+                try first.encode(to: container.superEncoder(forKey: .x))
+                try container.encode([1, 2], forKey: .x)
+            }
+        }
+        var first = Inner(a: 1)
+        first.extras = try LenientJSONDecoder().decode(Inner.self, from: #"{"a": 1, "q": 1}"#).extras
+        var second = Inner(a: 2)
+        second.extras = try LenientJSONDecoder().decode(Inner.self, from: #"{"a": 2, "r": 2}"#).extras
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(Twice(first: first, second: second))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"super":{"a":2,"r":2},"x":[1,2]}"#)
+        let value = try encoder.encodeToJSONValue(Twice(first: first, second: second))
+        #expect(value == (try LenientJSONDecoder().decode(JSONValue.self, from: data)))
+    }
 }

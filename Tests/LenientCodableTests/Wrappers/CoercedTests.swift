@@ -149,17 +149,18 @@ import Testing
         case foundation, lenient, strict
         var testDescription: String { rawValue }
 
+        /// Decodes with `strategy` set, or with the decoder's default when it is `nil`.
         func decode<T: Decodable>(
-            _ type: T.Type, from json: String, strategy: JSONDecoder.DateDecodingStrategy
+            _ type: T.Type, from json: String, strategy: JSONDecoder.DateDecodingStrategy?
         ) throws -> T {
             switch self {
             case .foundation:
                 let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = strategy
+                if let strategy { decoder.dateDecodingStrategy = strategy }
                 return try decoder.decode(type, from: Data(json.utf8))
             case .lenient, .strict:
                 let decoder = LenientJSONDecoder(options: self == .strict ? .strict : .lenient)
-                decoder.dateDecodingStrategy = strategy
+                if let strategy { decoder.dateDecodingStrategy = strategy }
                 return try decoder.decode(type, from: json)
             }
         }
@@ -205,12 +206,39 @@ import Testing
     /// and the table's string forms still read where the strategy reads no string.
     @Test(arguments: DateStrategyDecoder.allCases)
     func numbersUnderTheDefaultStrategyAreUnixTime(decoder: DateStrategyDecoder) throws {
-        let value = try decoder.decode(
-            CoercedBox<Date>.self, from: #"{"value": 1795167000}"#, strategy: .deferredToDate)
+        let value = try decoder.decode(CoercedBox<Date>.self, from: #"{"value": 1795167000}"#, strategy: nil)
         #expect(value.value == Self.instant)
         let text = try decoder.decode(
             CoercedBox<Date>.self, from: #"{"value": "2026-11-20 09:30:00"}"#, strategy: .secondsSince1970)
         #expect(text.value == Self.instant)
+    }
+
+    /// A numeric string is no date to a strategy of numbers under Foundation's decoder, and the
+    /// table reads it as Unix time: the lenient decoder, whatever it would forgive of a plain
+    /// `Date`, gives the wrapper the same; a boolean is refused under a strategy as under none.
+    @Test(arguments: DateStrategyDecoder.allCases)
+    func numericStringsReadAsUnderFoundation(decoder: DateStrategyDecoder) throws {
+        let strategies: [JSONDecoder.DateDecodingStrategy] = [
+            .deferredToDate, .secondsSince1970, .millisecondsSince1970,
+            .custom { try Date(timeIntervalSince1970: $0.singleValueContainer().decode(Double.self)) },
+        ]
+        for strategy in strategies {
+            let value = try decoder.decode(CoercedBox<Date>.self, from: #"{"value": "1795167000"}"#, strategy: strategy)
+            #expect(value.value == Self.instant)
+        }
+    }
+
+    /// `.deferredToDate` set on the lenient decoder reads what the lenient encoder wrote with it;
+    /// Foundation's decoder cannot tell it from its default, under which a number is Unix time.
+    @Test func deferredToDateSetOnBothSidesRoundTrips() throws {
+        let value = Dates(plain: Self.instant, wrapped: Date(timeIntervalSince1970: 86_400.25))
+        let encoder = LenientJSONEncoder()
+        encoder.dateEncodingStrategy = .deferredToDate
+        for options in [LenientJSONDecoder.Options.lenient, .strict] {
+            let decoder = LenientJSONDecoder(options: options)
+            decoder.dateDecodingStrategy = .deferredToDate
+            #expect(try decoder.decode(Dates.self, from: encoder.encode(value)) == value)
+        }
     }
 
     /// What an encoder writes with a strategy, the decoder with the same strategy reads back to
