@@ -107,6 +107,13 @@ extension TreeDecoder {
         }
     }
 
+    /// How a message names a type: as written, except the package's internal request for a
+    /// property declared as an optional wrapper, named as the wrapper.
+    static func describeType(_ type: Any.Type) -> String {
+        if let request = type as? any OptionalWrapperPropertyRequest.Type { return "\(request.wrapperType)" }
+        return "\(type)"
+    }
+
     /// How a message names a default: `""`, `0`, `[]`, `[:]`, or the value's description; one of
     /// the package's wrappers by the value it wraps (`["a"]`, not `Defaulted<…>(wrappedValue: …)`).
     static func describeDefault(_ value: Any) -> String {

@@ -557,7 +557,7 @@ extension TreeDecoder {
             }
             decoder.record(
                 .defaulted, path: path, found: index,
-                "Cannot decode \(decoder.describeFound(at: index)) as \(type) (\(TreeDecoder.reason(error))); used nil."
+                "Cannot decode \(decoder.describeFound(at: index)) as \(TreeDecoder.describeType(type)) (\(TreeDecoder.reason(error))); used nil."
             )
         }
 

@@ -145,6 +145,46 @@ extension KeyedDecodingContainer {
     /// - Returns: The wrapper, holding the decoded value or the default.
     /// - Throws: The decoder's error for a value that is present, not `null`, and not a `Value`.
     public func decode<T: Decodable & DefaultValue>(_ type: Defaulted<T>.Type, forKey key: Key) throws -> Defaulted<T> {
-        try decodeIfPresent(type, forKey: key) ?? Defaulted(wrappedValue: T.defaultValue)
+        try decodeWrapperIfPresent(type, forKey: key) ?? Defaulted(wrappedValue: T.defaultValue)
+    }
+
+    /// Decodes a property declared as an optional ``Defaulted`` (`var count: Defaulted<Int>?`):
+    /// `nil` for a missing key or `null`, as any optional property; the wrapper's default applies
+    /// to a non-optional `@Defaulted` property only.
+    ///
+    /// - Parameters:
+    ///   - type: The wrapper type.
+    ///   - key: The property's key.
+    /// - Returns: The wrapper, or `nil` when the key is missing or its value is `null`.
+    /// - Throws: The decoder's error for a value that is present, not `null`, and not a `Value`.
+    public func decodeIfPresent<T: Decodable & DefaultValue>(_ type: Defaulted<T>.Type, forKey key: Key) throws
+        -> Defaulted<T>?
+    {
+        try decodeWrapperIfPresent(OptionalWrapperProperty<Defaulted<T>>.self, forKey: key)?.wrapper
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The container's own `decodeIfPresent(_:forKey:)`, for a wrapper type whose more specific
+    /// overloads in this package would otherwise be chosen.
+    func decodeWrapperIfPresent<Wrapper: Decodable>(_ type: Wrapper.Type, forKey key: Key) throws -> Wrapper? {
+        try decodeIfPresent(type, forKey: key)
+    }
+}
+
+/// What a report names ``OptionalWrapperProperty`` by: the wrapper.
+protocol OptionalWrapperPropertyRequest {
+    static var wrapperType: Any.Type { get }
+}
+
+/// A property declared as an optional of one of the package's defaulting wrappers, asked for
+/// under a type of its own, so that ``LenientJSONDecoder`` tells it from the wrapper's own request
+/// (which gives the wrapper's default for `nil`, and reports it): it is an ordinary optional.
+struct OptionalWrapperProperty<Wrapper: Decodable>: Decodable, OptionalWrapperPropertyRequest {
+    let wrapper: Wrapper
+    static var wrapperType: Any.Type { Wrapper.self }
+
+    init(from decoder: any Decoder) throws {
+        wrapper = try decoder.singleValueContainer().decode(Wrapper.self)
     }
 }

@@ -132,7 +132,19 @@ extension KeyedDecodingContainer {
     /// - Returns: The wrapper, holding the elements that decoded.
     /// - Throws: Only an error of the container itself.
     public func decode<T: Decodable>(_ type: LossyArray<T>.Type, forKey key: Key) throws -> LossyArray<T> {
-        try decodeIfPresent(type, forKey: key) ?? LossyArray(wrappedValue: [])
+        try decodeWrapperIfPresent(type, forKey: key) ?? LossyArray(wrappedValue: [])
+    }
+
+    /// Decodes a property declared as an optional ``LossyArray`` (`var ids: LossyArray<Int>?`):
+    /// `nil` for a missing key or `null`, as any optional property.
+    ///
+    /// - Parameters:
+    ///   - type: The wrapper type.
+    ///   - key: The property's key.
+    /// - Returns: The wrapper, or `nil` when the key is missing or its value is `null`.
+    /// - Throws: Only an error of the container itself, or for a value that is no array.
+    public func decodeIfPresent<T: Decodable>(_ type: LossyArray<T>.Type, forKey key: Key) throws -> LossyArray<T>? {
+        try decodeWrapperIfPresent(OptionalWrapperProperty<LossyArray<T>>.self, forKey: key)?.wrapper
     }
 }
 

@@ -164,6 +164,22 @@ extension KeyedDecodingContainer {
     public func decode<DictionaryKey: Decodable, Value: Decodable>(
         _ type: LossyDictionary<DictionaryKey, Value>.Type, forKey key: Key
     ) throws -> LossyDictionary<DictionaryKey, Value> {
-        try decodeIfPresent(type, forKey: key) ?? LossyDictionary(wrappedValue: [:])
+        try decodeWrapperIfPresent(type, forKey: key) ?? LossyDictionary(wrappedValue: [:])
+    }
+
+    /// Decodes a property declared as an optional ``LossyDictionary``
+    /// (`var prices: LossyDictionary<String, Double>?`): `nil` for a missing key or `null`, as
+    /// any optional property.
+    ///
+    /// - Parameters:
+    ///   - type: The wrapper type.
+    ///   - key: The property's key.
+    /// - Returns: The wrapper, or `nil` when the key is missing or its value is `null`.
+    /// - Throws: `DecodingError.typeMismatch` when the value is neither an object nor `null`.
+    public func decodeIfPresent<DictionaryKey: Decodable, Value: Decodable>(
+        _ type: LossyDictionary<DictionaryKey, Value>.Type, forKey key: Key
+    ) throws -> LossyDictionary<DictionaryKey, Value>? {
+        try decodeWrapperIfPresent(OptionalWrapperProperty<LossyDictionary<DictionaryKey, Value>>.self, forKey: key)?
+            .wrapper
     }
 }

@@ -100,6 +100,46 @@ import Testing
         #expect(present.count?.wrappedValue == 5)
     }
 
+    /// Optionals of the wrappers in a type without declared defaults.
+    struct OptionalWrappers: Codable, Equatable {
+        var count: Defaulted<Int>?
+        var ids: LossyArray<Int>?
+        var prices: LossyDictionary<String, Double>?
+    }
+
+    /// An optional of a wrapper is an ordinary optional in any type: `nil` for a missing key or
+    /// `null`, as Foundation's decoder gives, with no report entry for a default it did not give;
+    /// an invalid value becomes `nil` in `.lenient`, reported as such, under the wrapper's name.
+    @Test(arguments: modes)
+    func optionalsOfWrappersAreOrdinaryOptionals(_ options: LenientJSONDecoder.Options) throws {
+        for document in ["{}", #"{"count": null, "ids": null, "prices": null}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                OptionalWrappers.self, from: document)
+            #expect(model == OptionalWrappers(), "\(document)")
+            #expect(report.issues.isEmpty, "\(document): \(report)")
+            #expect(try JSONDecoder().decode(OptionalWrappers.self, from: Data(document.utf8)) == model)
+        }
+        let present = #"{"count": 5, "ids": [1, "x", 2], "prices": {"a": 1.5, "b": "x"}}"#
+        let model = try LenientJSONDecoder(options: options).decode(OptionalWrappers.self, from: present)
+        #expect(model.count?.wrappedValue == 5)
+        #expect(model.ids?.wrappedValue == [1, 2])
+        #expect(model.prices?.wrappedValue == ["a": 1.5])
+        #expect(try JSONDecoder().decode(OptionalWrappers.self, from: Data(present.utf8)) == model)
+        #expect(
+            try LenientJSONDecoder(options: options).decode(
+                OptionalWrappers.self, from: LenientJSONEncoder().encode(model)) == model)
+
+        if options == .lenient {
+            let (invalid, report) = try LenientJSONDecoder().decodeWithReport(
+                OptionalWrappers.self, from: #"{"count": "abc"}"#)
+            #expect(invalid.count == nil)
+            #expect(
+                report.issues.map(\.message) == [
+                    #"Cannot decode string "abc" as Defaulted<Int> (Cannot coerce string "abc" to Int (at count)); used nil."#
+                ])
+        }
+    }
+
     @Test func theDeclaredValuesRoundTrip() throws {
         let model = Declared(tags: ["z"], ids: [], counts: ["some_key": 3], byYear: [:])
         let (again, report) = try LenientJSONDecoder().decodeWithReport(
