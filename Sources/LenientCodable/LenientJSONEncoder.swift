@@ -350,7 +350,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///
     /// - Parameter value: The value to encode.
     /// - Returns: The JSON object graph.
-    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does.
+    /// - Throws: `EncodingError.invalidValue`, as ``encode(_:)`` does, and for a ``JSONValue``
+    ///   number past the range of `Double` and `Decimal` alike (`1e400`), which no `NSNumber`
+    ///   holds.
     public func encodeToJSONObject<T: Encodable>(_ value: T) throws -> Any {
         var root = takeRoot()
         defer { giveBack(&root) }
@@ -360,8 +362,16 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         }
         do {
             return try tree.jsonObject(at: EncodingTree.root)
-        } catch {
+        } catch .tooDeep {
             throw TreeEncoder.depthError(topLevelValue: value)
+        } catch .numberOutOfRange(let text) {
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription:
+                        "The number \(text) is past the range of Double and Decimal: no NSNumber holds it, though encode(_:) writes it."
+                ))
         }
     }
 

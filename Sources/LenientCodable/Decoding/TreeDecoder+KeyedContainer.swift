@@ -624,7 +624,8 @@ extension TreeDecoder {
             }
             if let transform {
                 return try decodeTransformedValue(
-                    type, at: index, forKey: key, transform: transform, isRequired: false, body)
+                    type, at: index, forKey: key, transform: transform, isRequired: false,
+                    declaredDefault: plan?.declaredDefault(for: name, as: T.self), body)
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
@@ -709,10 +710,12 @@ extension TreeDecoder {
                 type, at: index, forKey: key, transform: transform, isRequired: isRequired, body)
         }
 
-        /// A present non-optional property whose type declares a transform of its JSON.
+        /// A present non-optional property whose type declares a transform of its JSON. With
+        /// `declaredDefault`, a transform that gives `null` gives the property that value, in any
+        /// mode, as a `null` in the document does.
         private func decodeTransformedValue<T>(
             _ type: T.Type, at index: Int, forKey key: Key, transform: JSONTransform, isRequired: Bool,
-            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+            declaredDefault: T? = nil, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             let path = pathBox.appending(key)
             var json: JSONValue
@@ -732,6 +735,13 @@ extension TreeDecoder {
                 of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
                 inner, _ in
+                if let declaredDefault, inner.isNullish(at: 0, for: T.self) {
+                    inner.record(
+                        .defaulted, path: path, found: 0,
+                        "Found \(inner.describeFound(at: 0)) after the transform; used the declared default \(TreeDecoder.describeDefault(declaredDefault))."
+                    )
+                    return declaredDefault
+                }
                 guard inner.isLenient else { return try body(inner, 0, path) }
                 if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
@@ -937,7 +947,42 @@ extension TreeDecoder {
                     return try decodeDefaultingWrapper(type, wrapper: wrapper, declaredDefault: nil, forKey: key)
                 }
             }
+            if let plan, plan.transform(for: name) != nil, !plan.isRequired(name), !plan.isDeclaredOptional(name),
+                let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder)
+            {
+                return try decodeTransformedDefaultingWrapper(
+                    type, wrapper: wrapper, declaredDefault: plan.declaredDefault(for: name, as: T.self), forKey: key)
+            }
             return try decodeOptionalWithRules(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+        }
+
+        /// A defaulting wrapper whose property has a decoding transform: the transformed value as
+        /// any optional reads it, and for `nil` the declared default (or the wrapper's own, which
+        /// its container overload then gives), reported once, as for a property without a transform.
+        @inline(never)
+        private func decodeTransformedDefaultingWrapper<T: Decodable>(
+            _ type: T.Type, wrapper: any DefaultingWrapper.Type, declaredDefault: T?, forKey key: Key
+        ) throws -> T? {
+            let mark = decoder.reportMark
+            if let value = try decodeOptionalWithRules(type, forKey: key, { try $0.unwrap(type, at: $1, path: $2) }) {
+                return value
+            }
+            guard decoder.report != nil, !isIgnored(key) else { return declaredDefault }
+            let described =
+                declaredDefault.map { "the declared default \(TreeDecoder.describeDefault($0))" }
+                ?? "the default \(wrapper.defaultDescription)"
+            if decoder.reportMark > mark, let last = decoder.report?.issues.indices.last,
+                let message = decoder.report?.issues[last].message, message.hasSuffix("; used nil.")
+            {
+                // The optional's own entry for an unusable value: the value used is the default.
+                decoder.report?.issues[last].message = message.dropLast("; used nil.".count) + "; used \(described)."
+            } else if decoder.reportMark == mark {
+                decoder.record(
+                    .defaulted, path: pathBox.appending(key), found: nil,
+                    jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
+                    missingIn: (objectIndex, key.stringValue), "No value after the transform; used \(described).")
+            }
+            return declaredDefault
         }
 
         /// A wrapper that gives a missing or null value its default (``Defaulted``), read through

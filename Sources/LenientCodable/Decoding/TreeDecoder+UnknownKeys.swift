@@ -95,8 +95,16 @@ extension TreeDecoder.KeyedContainer {
     /// duplicate keys. They count as read for ``LenientJSONDecoder/Options/reportsUnknownKeys``.
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
-        let reads = mappedReads(excluding: ownName)
-        let siblings = SiblingCodingKeys.types(besides: Key.self, model: decoder.currentType)
+        var reads = mappedReads(excluding: ownName)
+        // The other levels of a class hierarchy read this object too, through their own keys and
+        // mappings (see ``SiblingCodingKeys``).
+        var siblingReads: [(Int) -> Bool] = []
+        for sibling in SiblingCodingKeys.types(besides: Key.self, model: decoder.currentType) {
+            let (mapped, isRead) = readsOfSibling(sibling)
+            reads.ends.formUnion(mapped.ends)
+            reads.steps.formUnion(mapped.steps)
+            siblingReads.append(isRead)
+        }
         let tree = decoder.tree
         let end = tree.next(after: objectIndex)
         var members: [(key: String, value: JSONValue)] = []
@@ -107,7 +115,7 @@ extension TreeDecoder.KeyedContainer {
             let key = tree.string(at: keyIndex)
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
                 !isRead(keyAt: keyIndex, excluding: ownName),
-                !isReadBySibling(keyAt: keyIndex, siblings),
+                !siblingReads.contains(where: { $0(keyIndex) }),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
             {
@@ -256,14 +264,16 @@ extension TreeDecoder.KeyedContainer {
         return false
     }
 
-    /// Whether a coding-key type that the same object's other `init(from:)` used (a subclass's
-    /// or its superclass's, see ``SiblingCodingKeys``) has a key for the member, as the decoder's
-    /// key strategy converts it; their key mappings and loose matches are not consulted.
-    private func isReadBySibling(keyAt keyIndex: Int, _ siblings: [any CodingKey.Type]) -> Bool {
-        guard !siblings.isEmpty else { return false }
-        let name = convertedName(ofKeyAt: keyIndex)
-        let names = Self.propertyNames(spelledAs: name) + KeyStrategy.propertyNameCandidates(for: name)
-        return siblings.contains { sibling in names.contains { sibling.init(stringValue: $0) != nil } }
+    /// What another level of the hierarchy reads of this object: a container of its coding keys
+    /// over the same object, with its key plan for the type decoded, answers as this one does
+    /// for its own properties (keys through the strategies, mappings, loose matches).
+    private func readsOfSibling<Sibling: CodingKey>(_ type: Sibling.Type) -> (MappedReads, (Int) -> Bool) {
+        let entry = try? decoder.plan(for: Sibling.self)
+        let sibling = TreeDecoder.KeyedContainer<Sibling>(
+            decoder: decoder, objectIndex: objectIndex, pathBox: pathBox, plan: entry?.plan?.takeUnretainedValue(),
+            order: entry?.order)
+        let mapped = sibling.mappedReads(excluding: "")
+        return (MappedReads(ends: mapped.ends, steps: mapped.steps), { sibling.isRead(keyAt: $0, excluding: "") })
     }
 
     /// The key node of the member that loose matching reads for a property's key: the first that

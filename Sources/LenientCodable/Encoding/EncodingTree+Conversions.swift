@@ -3,6 +3,14 @@
 
 import Foundation
 
+/// Why a value cannot be made into the objects `JSONSerialization` gives.
+enum JSONObjectFailure: Error {
+    /// The value nests deeper than the writer's limit.
+    case tooDeep
+    /// A number literal that no `NSNumber` holds (`1e400`).
+    case numberOutOfRange(String)
+}
+
 extension EncodingTree {
     /// The value of a node as a ``JSONValue``: numbers as the text the writer would write,
     /// members in encode order, or sorted as the writer sorts them when `sortsKeys` is set.
@@ -46,7 +54,10 @@ extension EncodingTree {
 
     /// The value of a node as `JSONSerialization` would return it: `[String: Any]`, `[Any]`,
     /// `String`, `NSNumber` (booleans included) and `NSNull`.
-    func jsonObject(at node: Int32, depth: Int = 0) throws(JSONWriter.DepthExceeded) -> Any {
+    ///
+    /// - Throws: ``JSONObjectFailure``: the value nests too deep, or holds a number that no
+    ///   `NSNumber` holds (`1e400`: past `Double` and `Decimal` alike).
+    func jsonObject(at node: Int32, depth: Int = 0) throws(JSONObjectFailure) -> Any {
         let current = nodes[Int(node)]
         switch current.kind {
         case .null: return NSNull()
@@ -58,10 +69,12 @@ extension EncodingTree {
             return NSNumber(value: current.bits)
         case .double: return NSNumber(value: Double(bitPattern: current.bits))
         case .float: return NSNumber(value: Double(Float(bitPattern: UInt32(truncatingIfNeeded: current.bits))))
-        case .literal: return Self.number(forLiteral: current.text)
+        case .literal:
+            guard let number = Self.number(forLiteral: current.text) else { throw .numberOutOfRange(current.text) }
+            return number
         case .string: return current.text
         case .array:
-            guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
+            guard depth + 1 < JSONWriter.maximumDepth else { throw .tooDeep }
             var elements: [Any] = []
             elements.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {
@@ -69,7 +82,7 @@ extension EncodingTree {
             }
             return elements
         case .object, .unset:
-            guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
+            guard depth + 1 < JSONWriter.maximumDepth else { throw .tooDeep }
             var members: [String: Any] = [:]
             members.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {
@@ -87,12 +100,12 @@ extension EncodingTree {
     /// An integer past 64 bits is always a decimal number, even one a `Double` holds (`2^64`):
     /// `JSONSerialization` gives one for any number of more than 17 digits, and an integer type
     /// reads a `Double` past 2^64 as Foundation does, which fails.
-    private static func number(forLiteral text: String) -> NSNumber {
+    private static func number(forLiteral text: String) -> NSNumber? {
         if let integer = Int64(text) { return NSNumber(value: integer) }
         if let integer = UInt64(text) { return NSNumber(value: integer) }
         let double = Double(text)
-        // Text in no decimal notation (JSON5's `0x1F`, `Infinity`) is read as a double, as before.
-        guard let literal = decimalText(text) else { return NSNumber(value: double ?? .nan) }
+        // Text in no decimal notation is read as a finite double, or is no number at all.
+        guard let literal = decimalText(text) else { return double.flatMap { $0.isFinite ? NSNumber(value: $0) : nil } }
         if let double, double.isFinite, !isPlainInteger(text),
             let shortest = decimalText(JSONValue.literal(for: double)), literal.hasSameValue(as: shortest)
         {
@@ -101,8 +114,10 @@ extension EncodingTree {
         if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN {
             return NSDecimalNumber(decimal: decimal)
         }
-        // Past the range of `Decimal` (`1e300`): the double, as `JSONSerialization` falls back to.
-        return NSNumber(value: double ?? .nan)
+        // Past the range of `Decimal` (`1e300`): the double, as `JSONSerialization` falls back to,
+        // while it is finite; an infinity is no number `JSONSerialization` writes or gives.
+        guard let double, double.isFinite else { return nil }
+        return NSNumber(value: double)
     }
 
     /// Whether the text is digits, after an optional minus sign: no fraction and no exponent.

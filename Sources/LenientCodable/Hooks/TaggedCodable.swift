@@ -120,8 +120,8 @@ extension TaggedCodable {
         } else if let treeEncoder = encoder as? TreeEncoder {
             try variant.encodePayload(payload, treeEncoder)
             // The payload's members went into the tag's object: it must still be one, with the tag
-            // as it was written (its first member).
-            if let problem = treeEncoder.taggedObjectProblem(tag: variant.tag) {
+            // as it was written.
+            if let problem = treeEncoder.taggedObjectProblem(tag: variant.tag, tagKey: Self.tagKey) {
                 throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
             }
         } else {

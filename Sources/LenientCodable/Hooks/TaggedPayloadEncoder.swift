@@ -247,15 +247,25 @@ struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer
 
 extension TreeEncoder {
     /// After an internally tagged payload was written into this encoder's node, which held the
-    /// tag's object: why the node no longer is that object with the tag as it was written (its
-    /// first member), or `nil` when it is.
-    func taggedObjectProblem(tag: String) -> TaggedPayloadProblem? {
+    /// tag's object: why the node no longer is that object with the tag as it was written (the
+    /// one member under the tag key, holding the tag), or `nil` when it is. Members written
+    /// before the tag (an enclosing tagged enum's own tag) do not matter; a second member under
+    /// the tag key (a dictionary payload's, which is written without looking for its keys) does.
+    func taggedObjectProblem(tag: String, tagKey: String) -> TaggedPayloadProblem? {
         let object = tree.nodes[Int(node)]
         guard object.kind == .object else { return .notAnObject }
-        let first = object.firstChild
-        guard first >= 0, tree.nodes[Int(first)].kind == .string, tree.nodes[Int(first)].text == tag else {
-            return .writesTheTagKey
+        let jsonKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)
+        var tagMembers = 0
+        var holdsTheTag = false
+        var child = object.firstChild
+        while child >= 0 {
+            let member = tree.nodes[Int(child)]
+            if member.key == jsonKey {
+                tagMembers += 1
+                holdsTheTag = member.kind == .string && member.text == tag
+            }
+            child = member.nextSibling
         }
-        return nil
+        return tagMembers == 1 && holdsTheTag ? nil : .writesTheTagKey
     }
 }

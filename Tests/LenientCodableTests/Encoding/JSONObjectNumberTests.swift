@@ -104,7 +104,7 @@ import Testing
 
     @Test func jsonValueNumbersPastADoubleAreDecimalNumbers() throws {
         let object = try LenientJSONEncoder().encodeToJSONObject(
-            JSONValue.array([.number("3.14159265358979323846264338327950288"), .number("1e400"), .number("0.5")]))
+            JSONValue.array([.number("3.14159265358979323846264338327950288"), .number("1e300"), .number("0.5")]))
         let elements = try #require(object as? [Any])
         try #require(elements.count == 3)
         let pi = try #require(elements[0] as? NSDecimalNumber)
@@ -112,9 +112,28 @@ import Testing
         // Past the range of Decimal: a double, as JSONSerialization gives.
         let huge = try #require(elements[1] as? NSNumber)
         #expect(!(huge is NSDecimalNumber))
-        #expect(huge.doubleValue == .infinity)
+        #expect(huge.doubleValue == 1e300)
         #expect(!(elements[2] is NSDecimalNumber))
         #expect((elements[2] as? NSNumber)?.doubleValue == 0.5)
+        #expect(try JSONSerialization.data(withJSONObject: object).isEmpty == false)
+    }
+
+    /// A number past `Double` and `Decimal` alike has no `NSNumber`: refused, never infinity
+    /// (which `JSONSerialization` refuses to write, and the decoder to read).
+    @Test(arguments: ["1e400", "-1e400", "1.7976931348623159e308"])
+    func aNumberNoNSNumberHoldsIsRefused(text: String) throws {
+        let error = #expect(throws: EncodingError.self) {
+            try LenientJSONEncoder().encodeToJSONObject(["v": JSONValue.number(text)])
+        }
+        guard case .invalidValue(_, let context)? = error else {
+            Issue.record("Expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains(text))
+        // The JSON text itself can hold it.
+        #expect(
+            try String(decoding: LenientJSONEncoder().encode(["v": JSONValue.number(text)]), as: UTF8.self).contains(
+                text))
     }
 }
 

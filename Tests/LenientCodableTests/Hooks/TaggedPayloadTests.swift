@@ -220,6 +220,51 @@ import Testing
             ForwardedScalars.decimal(Boxed(Decimal(string: "1.5")!)), saying: "does not encode as an object")
     }
 
+    enum DictionaryPayload: TaggedCodable, Equatable {
+        case counts([String: Int])
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<DictionaryPayload>] = [
+            .init("counts", [String: Int].self, DictionaryPayload.counts)
+        ]
+    }
+
+    /// A dictionary payload with the tag key among its keys would write the key twice: refused
+    /// by both encoders.
+    @Test func aDictionaryPayloadHoldingTheTagKeyIsRefusedByBothEncoders() throws {
+        Self.expectRefused(DictionaryPayload.counts(["type": 1, "k": 2]), saying: "writes the key")
+        let fine = DictionaryPayload.counts(["k": 2])
+        #expect(
+            try LenientJSONDecoder().decode(DictionaryPayload.self, from: LenientJSONEncoder().encode(fine)) == fine)
+    }
+
+    struct Cash: Codable, Equatable {
+        var amount: Int
+    }
+
+    enum InnerTagged: TaggedCodable, Equatable {
+        case cash(Cash)
+        static let tagKey = "kind"
+        static let variants: [TaggedVariant<InnerTagged>] = [.init("cash", Cash.self, InnerTagged.cash)]
+    }
+
+    enum OuterTagged: TaggedCodable, Equatable {
+        case inner(InnerTagged)
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<OuterTagged>] = [.init("inner", InnerTagged.self, OuterTagged.inner)]
+    }
+
+    /// A tagged enum whose payload is a tagged enum of another tag key: both tags sit in one
+    /// object, under every encoder, and every decoder reads it back.
+    @Test func aTaggedPayloadOfAnotherTagKeyIsWrittenByEveryEncoder() throws {
+        let value = [OuterTagged.inner(.cash(Cash(amount: 7)))]
+        for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {
+            let object = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+            #expect(object?.first?["type"] as? String == "inner" && object?.first?["kind"] as? String == "cash")
+            #expect(try JSONDecoder().decode([OuterTagged].self, from: data) == value)
+            #expect(try LenientJSONDecoder().decode([OuterTagged].self, from: data) == value)
+        }
+    }
+
     @Test func aPayloadWritingTheTagItselfIsWrittenByEveryEncoder() throws {
         let value = Same.same(SameTag(n: 4))
         for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {

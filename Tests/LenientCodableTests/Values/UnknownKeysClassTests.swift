@@ -253,4 +253,43 @@ import Testing
         let value = try encoder.encodeToJSONValue(Twice(first: first, second: second))
         #expect(value == (try LenientJSONDecoder().decode(JSONValue.self, from: data)))
     }
+
+    class MappedBase: Codable, KeyMapping {
+        var a = 0
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["a": "alpha"] }
+    }
+
+    final class MappedSub: MappedBase {
+        var b = 0
+        var subExtras = UnknownKeys()
+        private enum CodingKeys: String, CodingKey { case b, subExtras }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            b = try container.decode(Int.self, forKey: .b)
+            subExtras = try container.decode(UnknownKeys.self, forKey: .subExtras)
+            try super.init(from: decoder)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(b, forKey: .b)
+            try container.encode(subExtras, forKey: .subExtras)
+        }
+    }
+
+    /// The other level's key mapping counts: the member the superclass reads under its mapped
+    /// key is not in the subclass's bag (from the type's second decode on, as documented).
+    @Test func theOtherLevelsMappingCounts() throws {
+        let decoder = LenientJSONDecoder()
+        let json = #"{"alpha": 1, "b": 2, "c": 3}"#
+        _ = try decoder.decode(MappedSub.self, from: json)
+        let value = try decoder.decode(MappedSub.self, from: json)
+        #expect(value.a == 1 && value.b == 2)
+        #expect(value.extras.keys == ["c"])
+        #expect(value.subExtras.keys == ["c"])
+        value.a = 5
+        let again = try decoder.decode(MappedSub.self, from: LenientJSONEncoder().encode(value))
+        #expect(again.a == 5 && again.extras.keys == ["c"] && again.subExtras.keys == ["c"])
+    }
 }

@@ -140,6 +140,48 @@ import Testing
         }
     }
 
+    /// An optional of a wrapper under a renamed key, in a type with declared defaults.
+    struct RenamedOptional: Codable, Equatable, DeclaredDefaults {
+        var x: Defaulted<Int>? = Defaulted(wrappedValue: 3)
+        enum CodingKeys: String, CodingKey { case x = "x_value" }
+    }
+
+    @Test(arguments: modes)
+    func anOptionalOfAWrapperUnderARenamedKeyIsNil(_ options: LenientJSONDecoder.Options) throws {
+        for document in ["{}", #"{"x_value": null}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                RenamedOptional.self, from: document)
+            #expect(model.x == nil, "\(document)")
+            #expect(report.issues.isEmpty, "\(document): \(report)")
+        }
+    }
+
+    /// Wrappers whose property has a decoding transform, in a type with declared defaults.
+    struct Transformed: Codable, Equatable, DeclaredDefaults, KeyMapping {
+        @LossyArray var ids: [Int] = [1]
+        var plain: [Int] = [2]
+        static var keyMapping: [String: KeySource] { [:] }
+        static var decodingTransforms: [String: JSONTransform] { ["ids": .member("v"), "plain": .member("v")] }
+    }
+
+    /// A transformed wrapper that gets no value takes its declared value, reported once, as a
+    /// transformed plain property does.
+    @Test(arguments: modes)
+    func aTransformedWrapperTakesItsDeclaredValue(_ options: LenientJSONDecoder.Options) throws {
+        for document in ["{}", #"{"ids": {"v": null}, "plain": {"v": null}}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                Transformed.self, from: document)
+            #expect(model.ids == [1] && model.plain == [2], "\(document)")
+            #expect(report.issues.map(\.path).sorted() == ["ids", "plain"], "\(document): \(report)")
+            #expect(report.issues.allSatisfy { $0.kind == .defaulted })
+            #expect(
+                report.issues.first { $0.path == "ids" }?.message.hasSuffix("used the declared default [1].") == true)
+        }
+        let present = try LenientJSONDecoder(options: options).decode(
+            Transformed.self, from: #"{"ids": {"v": [4, 5]}, "plain": {"v": [6]}}"#)
+        #expect(present.ids == [4, 5] && present.plain == [6])
+    }
+
     @Test func theDeclaredValuesRoundTrip() throws {
         let model = Declared(tags: ["z"], ids: [], counts: ["some_key": 3], byYear: [:])
         let (again, report) = try LenientJSONDecoder().decodeWithReport(
