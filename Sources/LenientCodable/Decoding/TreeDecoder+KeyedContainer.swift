@@ -920,8 +920,22 @@ extension TreeDecoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            // One test on the common path: a second call out of line here made every call ask the
+            // runtime for `Optional<T>`'s metadata.
+            if plan?.hasPropertyRules == true
+                || (decoder.report != nil && TreeDecoder.defaultingWrapper(of: T.self, in: decoder) != nil)
+            {
+                return try decodeIfPresentSlowPath(type, forKey: key)
+            }
+            return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
+        }
+
+        /// `decodeIfPresent` in a type with property rules, or of a defaulting wrapper when a
+        /// report is asked for.
+        @inline(never)
+        private func decodeIfPresentSlowPath<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             if plan?.hasPropertyRules == true { return try decodeIfPresentWithRules(type, forKey: key) }
-            if decoder.report != nil, let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder) {
+            if let wrapper = TreeDecoder.defaultingWrapper(of: T.self, in: decoder) {
                 return try decodeDefaultingWrapper(type, wrapper: wrapper, declaredDefault: nil, forKey: key)
             }
             return try decodeOptional(type, forKey: key) { try $0.unwrap(type, at: $1, path: $2) }
