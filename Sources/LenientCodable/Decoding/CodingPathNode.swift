@@ -95,6 +95,11 @@ final class PathBox {
     /// ``SiblingCodingKeys``, so that an ``UnknownKeys`` property of either keeps none of the
     /// other's members.
     @exclusivity(unchecked) var keyedBy: Any.Type?
+    /// The model type decoded when a second coding-key type was met on this value: what an
+    /// ``UnknownKeys`` property asks ``SiblingCodingKeys`` about when read from a container kept
+    /// past the decode, after the decoder has left the model. Meaningful only while ``keyedBy``
+    /// is set (``reset(to:)`` clears that one only).
+    @exclusivity(unchecked) var siblingModel: Any.Type?
 
     init(_ node: CodingPathNode) { self.node = node }
 

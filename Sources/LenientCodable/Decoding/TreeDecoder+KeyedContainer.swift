@@ -724,11 +724,12 @@ extension TreeDecoder {
             } catch {
                 let failure = transformFailure(key, error: error, at: index, path: path)
                 guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
-                    let value = defaultValue(of: T.self), decoder.mayForgive()
+                    let value = declaredDefault ?? defaultValue(of: T.self), decoder.mayForgive()
                 else { throw failure }
+                let described = declaredDefault == nil ? "the default" : "the declared default"
                 decoder.record(
                     .defaulted, path: path, found: index,
-                    "\(TreeDecoder.reason(failure)); used the default \(TreeDecoder.describeDefault(value)).")
+                    "\(TreeDecoder.reason(failure)); used \(described) \(TreeDecoder.describeDefault(value)).")
                 return value
             }
             return try decoder.withSubtree(
@@ -744,6 +745,20 @@ extension TreeDecoder {
                 }
                 guard inner.isLenient else { return try body(inner, 0, path) }
                 if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
+                if let declaredDefault {
+                    // An unusable transformed value takes the declared value, as an untransformed one does.
+                    let mark = inner.reportMark
+                    do {
+                        return try body(inner, 0, path)
+                    } catch  where inner.options.defaultsInvalidValues && inner.mayForgive() {
+                        inner.rollbackReport(to: mark)
+                        inner.record(
+                            .defaulted, path: path, found: 0,
+                            "Cannot decode \(inner.describeFound(at: 0)) as \(T.self) (\(TreeDecoder.reason(error))); used the declared default \(TreeDecoder.describeDefault(declaredDefault))."
+                        )
+                        return declaredDefault
+                    }
+                }
                 return try Self.decodeFoundLeniently(type, decoder: inner, index: 0, path: path, body)
             }
         }
@@ -985,16 +1000,20 @@ extension TreeDecoder {
             let described =
                 declaredDefault.map { "the declared default \(TreeDecoder.describeDefault($0))" }
                 ?? "the default \(wrapper.defaultDescription)"
-            if decoder.reportMark > mark, let last = decoder.report?.issues.indices.last,
-                let message = decoder.report?.issues[last].message, message.hasSuffix("; used nil.")
+            let since = decoder.report?.issues[mark...] ?? []
+            if let last = since.indices.last, since[last].kind != .keyFallback,
+                since[last].message.hasSuffix("; used nil.")
             {
                 // The optional's own entry for an unusable value: the value used is the default.
+                let message = since[last].message
                 decoder.report?.issues[last].message = message.dropLast("; used nil.".count) + "; used \(described)."
-            } else if decoder.reportMark == mark {
+            } else if !since.contains(where: { $0.kind == .defaulted || $0.kind == .rejected }) {
+                // Nothing was said of the value yet (a fallback key's entry says where it was found).
+                let what = valueIndex(forKey: key) == nil ? "Missing value" : "No value after the transform"
                 decoder.record(
                     .defaulted, path: pathBox.appending(key), found: nil,
                     jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: firstJSONKeys(for: key)),
-                    missingIn: (objectIndex, key.stringValue), "No value after the transform; used \(described).")
+                    missingIn: (objectIndex, key.stringValue), "\(what); used \(described).")
             }
             return declaredDefault
         }

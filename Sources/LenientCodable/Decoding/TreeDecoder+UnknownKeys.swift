@@ -96,11 +96,13 @@ extension TreeDecoder.KeyedContainer {
     func collectUnknownKeys(excluding ownName: String) -> UnknownKeys {
         if case .ignored? = plan?.entry(for: ownName) { return UnknownKeys() }
         var reads = mappedReads(excluding: ownName)
+        let memo = LookupMemo()
         // The other levels of a class hierarchy read this object too, through their own keys and
         // mappings (see ``SiblingCodingKeys``).
         var siblingReads: [(Int) -> Bool] = []
-        for sibling in SiblingCodingKeys.types(besides: Key.self, model: decoder.currentType) {
-            let (mapped, isRead) = readsOfSibling(sibling)
+        let model = (pathBox.keyedBy != nil ? pathBox.siblingModel : nil) ?? decoder.currentType
+        for sibling in SiblingCodingKeys.types(besides: Key.self, model: model) {
+            let (mapped, isRead) = readsOfSibling(sibling, model: model)
             reads.ends.formUnion(mapped.ends)
             reads.steps.formUnion(mapped.steps)
             siblingReads.append(isRead)
@@ -114,7 +116,7 @@ extension TreeDecoder.KeyedContainer {
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
-                !isRead(keyAt: keyIndex, excluding: ownName),
+                !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
                 !siblingReads.contains(where: { $0(keyIndex) }),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
@@ -231,7 +233,7 @@ extension TreeDecoder.KeyedContainer {
     /// (through the strategies) spells it, or loose matching gives it a property whose own key is
     /// absent — loose matching reads the first member that matches, so a later spelling of the
     /// same key (`UserName` after `user_name`) is read by nobody and kept.
-    private func isRead(keyAt keyIndex: Int, excluding ownName: String) -> Bool {
+    private func isRead(keyAt keyIndex: Int, excluding ownName: String, memo: LookupMemo) -> Bool {
         // A type's own strategy spells its keys for the JSON's keys as they are written (it
         // overrides the decoder's strategy); without one, keys meet as the decoder converts them.
         let hasTypeStrategy = plan?.strategy != nil
@@ -256,7 +258,8 @@ extension TreeDecoder.KeyedContainer {
         candidates += LooselyMatchedKeys.names(for: Key.self)
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,
-                exactValueIndex(named: jsonKey) == nil, firstLooseMatch(of: jsonKey) == keyIndex
+                memo.exactValueIndex(jsonKey, { exactValueIndex(named: $0) }) == nil,
+                memo.firstLooseMatch(jsonKey, { firstLooseMatch(of: $0) }) == keyIndex
             {
                 return true
             }
@@ -267,13 +270,19 @@ extension TreeDecoder.KeyedContainer {
     /// What another level of the hierarchy reads of this object: a container of its coding keys
     /// over the same object, with its key plan for the type decoded, answers as this one does
     /// for its own properties (keys through the strategies, mappings, loose matches).
-    private func readsOfSibling<Sibling: CodingKey>(_ type: Sibling.Type) -> (MappedReads, (Int) -> Bool) {
-        let entry = try? decoder.plan(for: Sibling.self)
+    private func readsOfSibling<Sibling: CodingKey>(_ type: Sibling.Type, model: Any.Type?)
+        -> (MappedReads, (Int) -> Bool)
+    {
+        let entry = try? decoder.plan(for: Sibling.self, model: model)
         let sibling = TreeDecoder.KeyedContainer<Sibling>(
             decoder: decoder, objectIndex: objectIndex, pathBox: pathBox, plan: entry?.plan?.takeUnretainedValue(),
             order: entry?.order)
         let mapped = sibling.mappedReads(excluding: "")
-        return (MappedReads(ends: mapped.ends, steps: mapped.steps), { sibling.isRead(keyAt: $0, excluding: "") })
+        let memo = LookupMemo()
+        return (
+            MappedReads(ends: mapped.ends, steps: mapped.steps),
+            { sibling.isRead(keyAt: $0, excluding: "", memo: memo) }
+        )
     }
 
     /// The key node of the member that loose matching reads for a property's key: the first that
@@ -312,6 +321,29 @@ extension TreeDecoder.KeyedContainer {
     /// A key with case and separators ignored, as loose key matching compares keys.
     private static func looseForm(_ key: String) -> String {
         String(key.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
+    }
+}
+
+/// The answers of one object's searches for a key while its ``UnknownKeys`` members are collected:
+/// every member that loose matching might give to the same property asks the same two questions
+/// (is the key present as written, which member matches it first), each a scan of the object,
+/// and an object of many spellings of one key would otherwise cost its size squared.
+final class LookupMemo {
+    private var exact: [String: Int?] = [:]
+    private var firstLoose: [String: Int?] = [:]
+
+    func exactValueIndex(_ key: String, _ search: (String) -> Int?) -> Int? {
+        if let known = exact[key] { return known }
+        let found = search(key)
+        exact[key] = found
+        return found
+    }
+
+    func firstLooseMatch(_ key: String, _ search: (String) -> Int?) -> Int? {
+        if let known = firstLoose[key] { return known }
+        let found = search(key)
+        firstLoose[key] = found
+        return found
     }
 }
 

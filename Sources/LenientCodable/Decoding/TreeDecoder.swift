@@ -535,7 +535,10 @@ final class TreeDecoder: Decoder {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
         if let first = pathBox.keyedBy {
-            if first != Key.self { SiblingCodingKeys.record(first, Key.self, model: currentType) }
+            if first != Key.self {
+                pathBox.siblingModel = currentType
+                SiblingCodingKeys.record(first, Key.self, model: currentType)
+            }
         } else {
             pathBox.keyedBy = Key.self
         }
@@ -630,7 +633,14 @@ final class TreeDecoder: Decoder {
     /// `nil` when the model conforms to neither ``KeyMapping`` nor ``DeclaredDefaults``, and an entry without a plan when
     /// its mapping is empty.
     func plan<Key: CodingKey>(for keys: Key.Type) throws -> PlanEntry? {
-        guard let model = currentType, traits(of: model).hasKeyPlan else { return nil }
+        try plan(for: keys, model: currentType)
+    }
+
+    /// The key plan for a keyed container of `keys` that `model` asks for (the current model,
+    /// or, for an ``UnknownKeys`` property read after the decode, the one it was decoded for).
+    @inline(__always)
+    func plan<Key: CodingKey>(for keys: Key.Type, model: Any.Type?) throws -> PlanEntry? {
+        guard let model, traits(of: model).hasKeyPlan else { return nil }
         let modelID = ObjectIdentifier(model)
         let keysID = ObjectIdentifier(keys)
         if let cachedPlan, cachedPlan.model == modelID, cachedPlan.keys == keysID { return cachedPlan }

@@ -113,6 +113,15 @@ extension TaggedCodable {
                     codingPath: encoder.codingPath,
                     debugDescription: "No variant of \(Self.self).variants makes the case \(self)."))
         }
+        if let contentKey = Self.contentKey, Self.contentKeyReplacesTheTag(contentKey, under: encoder) {
+            throw EncodingError.invalidValue(
+                self,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription:
+                        "\(Self.self).contentKey \"\(contentKey)\" is written as the tag key \"\(Self.tagKey)\": the payload would replace the tag."
+                ))
+        }
         var container = encoder.container(keyedBy: TagCodingKey.self)
         try container.encode(variant.tag, forKey: TagCodingKey(Self.tagKey))
         if let contentKey = Self.contentKey {
@@ -140,6 +149,15 @@ extension TaggedCodable {
                 throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
             }
         }
+    }
+
+    /// Whether the content key is written as the tag key: the same, or the same once
+    /// ``LenientJSONEncoder``'s key strategy converts both (another encoder's strategy is its own).
+    private static func contentKeyReplacesTheTag(_ contentKey: String, under encoder: any Encoder) -> Bool {
+        if contentKey == tagKey { return true }
+        guard let treeEncoder = encoder as? TreeEncoder else { return false }
+        return treeEncoder.jsonKey(for: TagCodingKey(contentKey), suffix: .root)
+            == treeEncoder.jsonKey(for: TagCodingKey(tagKey), suffix: .root)
     }
 
     /// The error for a payload that cannot go beside the tag.

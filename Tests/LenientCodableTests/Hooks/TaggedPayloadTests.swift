@@ -265,6 +265,34 @@ import Testing
         }
     }
 
+    enum ContentIsTag: TaggedCodable, Equatable {
+        case labelled(Labelled)
+        static let tagKey = "type"
+        static let contentKey: String? = "type"
+        static let variants: [TaggedVariant<ContentIsTag>] = [.init("labelled", Labelled.self, ContentIsTag.labelled)]
+    }
+
+    enum ContentBecomesTag: TaggedCodable, Equatable {
+        case labelled(Labelled)
+        static let tagKey = "type_name"
+        static let contentKey: String? = "typeName"
+        static let variants: [TaggedVariant<ContentBecomesTag>] = [
+            .init("labelled", Labelled.self, ContentBecomesTag.labelled)
+        ]
+    }
+
+    /// A content key written as the tag key would replace the tag: refused, by both encoders
+    /// when the keys are the same, by the lenient one also when its key strategy makes them so.
+    @Test func aContentKeyWrittenAsTheTagKeyIsRefused() throws {
+        let value = ContentIsTag.labelled(Labelled(type: "x", amount: 1))
+        Self.expectRefused(value, saying: "would replace the tag")
+        let encoder = LenientJSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(throws: EncodingError.self) {
+            try encoder.encode(ContentBecomesTag.labelled(Labelled(type: "x", amount: 1)))
+        }
+    }
+
     @Test func aPayloadWritingTheTagItselfIsWrittenByEveryEncoder() throws {
         let value = Same.same(SameTag(n: 4))
         for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {

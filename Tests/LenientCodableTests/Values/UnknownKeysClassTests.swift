@@ -292,4 +292,67 @@ import Testing
         let again = try decoder.decode(MappedSub.self, from: LenientJSONEncoder().encode(value))
         #expect(again.a == 5 && again.extras.keys == ["c"] && again.subExtras.keys == ["c"])
     }
+
+    enum KeptKeys: String, CodingKey { case b, extras }
+
+    // Written once by the decode of `KeptSub` in `aBagReadFromAKeptContainer`, the one test that
+    // reads it; a static stored property, alive for the process.
+    nonisolated(unsafe) static var keptContainer: KeyedDecodingContainer<KeptKeys>?
+
+    class KeptBase: Codable, KeyMapping {
+        var a = 0
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["a": "ext.alpha"] }
+    }
+
+    final class KeptSub: KeptBase {
+        var b = 0
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: KeptKeys.self)
+            b = try container.decode(Int.self, forKey: .b)
+            UnknownKeysClassTests.keptContainer = container
+            try super.init(from: decoder)
+        }
+    }
+
+    /// A container kept past the decode reads the same bag as the decode did: the other levels
+    /// are those of the type it was decoded for.
+    @Test func aBagReadFromAKeptContainer() throws {
+        let json = #"{"ext": {"alpha": 1, "x": 2}, "b": 3, "c": 4}"#
+        let decoder = LenientJSONDecoder()
+        _ = try decoder.decode(KeptSub.self, from: json)
+        let value = try decoder.decode(KeptSub.self, from: json)
+        let kept = try #require(Self.keptContainer)
+        let later = try kept.decode(UnknownKeys.self, forKey: .extras)
+        #expect(later == value.extras)
+        #expect(later.keys == ["ext", "c"])
+    }
+
+    struct FlatBag: Codable {
+        var userName = ""
+        var extras = UnknownKeys()
+    }
+
+    /// Many spellings of one key that loose matching could read: collecting the bag stays
+    /// linear (each spelling asked the same two searches of the whole object before).
+    @Test func manyLooseSpellingsOfOneKeyStayLinear() throws {
+        // `username` in the cases that the bits of `index` choose, then `index / 256` underscores.
+        func spelling(_ index: Int) -> String {
+            var spelled = ""
+            for (position, letter) in "username".enumerated() {
+                spelled.append(index >> position & 1 == 1 ? Character(letter.uppercased()) : letter)
+            }
+            return spelled + String(repeating: "_", count: index >> 8)
+        }
+        var members: [String] = []
+        for index in 0..<3_000 { members.append(#""junk\#(index)": \#(index)"#) }
+        // Leaving out `userName` itself (16, 272, ...): every spelling is a loose match only.
+        for index in 1...3_000 where index & 0xFF != 16 { members.append(#""\#(spelling(index))": "v\#(index)""#) }
+        let value = try LenientJSONDecoder().decode(FlatBag.self, from: "{" + members.joined(separator: ",") + "}")
+        // The first loose match is read; every other spelling is kept.
+        #expect(value.userName == "v1")
+        #expect(value.extras.count == members.count - 1)
+        #expect(value.extras["junk0"] == JSONValue(0))
+        #expect(value.extras[spelling(1)] == nil && value.extras[spelling(2)] == JSONValue("v2"))
+    }
 }

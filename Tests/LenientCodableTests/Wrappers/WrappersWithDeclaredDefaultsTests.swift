@@ -182,6 +182,50 @@ import Testing
         #expect(present.ids == [4, 5] && present.plain == [6])
     }
 
+    /// A transformed wrapper found under a fallback key that gives no value: the fallback and
+    /// the default are both said.
+    struct FallbackTransformed: Codable, KeyMapping {
+        @Defaulted var d: Int
+        static var keyMapping: [String: KeySource] { ["d": ["d1", "d2"]] }
+        static var decodingTransforms: [String: JSONTransform] { ["d": JSONTransform { $0["v"] ?? .null }] }
+    }
+
+    @Test(arguments: modes)
+    func aTransformedWrapperUnderAFallbackKeyReportsItsDefault(_ options: LenientJSONDecoder.Options) throws {
+        for document in [#"{"d2": {}}"#, #"{"d2": {"v": null}}"#] {
+            let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                FallbackTransformed.self, from: document)
+            #expect(model.d == 0)
+            #expect(report.issues.map(\.kind) == [.keyFallback, .defaulted], "\(document): \(report)")
+        }
+    }
+
+    struct Boom: Error {}
+
+    /// Transformed plain properties in a type with declared defaults: a transform that throws,
+    /// or gives a value of the wrong type, gives the declared value in `.lenient`.
+    struct TransformedPlain: Codable, Equatable, DeclaredDefaults, KeyMapping {
+        struct Inner: Codable, Equatable { var v: Int }
+        var thrown: Int = 11
+        var p: Int = 5
+        var nested = Inner(v: 14)
+        static var keyMapping: [String: KeySource] { [:] }
+        static var decodingTransforms: [String: JSONTransform] {
+            ["thrown": JSONTransform { _ in throw Boom() }, "p": .member("v"), "nested": .member("v")]
+        }
+    }
+
+    @Test func unusableTransformedValuesTakeTheDeclaredValue() throws {
+        let (model, report) = try LenientJSONDecoder().decodeWithReport(
+            TransformedPlain.self, from: #"{"thrown": 1, "p": {"v": "bad"}, "nested": {"v": "bad"}}"#)
+        #expect(model == TransformedPlain())
+        #expect(report.issues.map(\.path).sorted() == ["nested", "p", "thrown"])
+        #expect(report.issues.allSatisfy { $0.kind == .defaulted && $0.message.contains("used the declared default") })
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(TransformedPlain.self, from: #"{"p": {"v": "bad"}}"#)
+        }
+    }
+
     @Test func theDeclaredValuesRoundTrip() throws {
         let model = Declared(tags: ["z"], ids: [], counts: ["some_key": 3], byYear: [:])
         let (again, report) = try LenientJSONDecoder().decodeWithReport(
