@@ -63,31 +63,16 @@ struct TaggedPayloadEncoder: Encoder {
 /// the value it wraps, `try container.encode(user)`) encodes into this same encoder, so that an
 /// object's members still go beside the tag, as under LenientJSONEncoder; a scalar or `nil` is
 /// refused. The base encoder is only ever asked for keyed containers.
-struct ForwardingSingleValueContainer: SingleValueEncodingContainer {
+struct ForwardingSingleValueContainer: SingleValueEncodingContainer, RefusesScalars {
     let encoder: TaggedPayloadEncoder
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func refuse() throws -> Never {
+    func refuse() throws -> Never {
         if encoder.refusal.problem == nil { encoder.refusal.problem = .notAnObject }
         throw TaggedPayloadProblem.notAnObject
     }
 
-    mutating func encodeNil() throws { try refuse() }
-    mutating func encode(_ value: Bool) throws { try refuse() }
-    mutating func encode(_ value: String) throws { try refuse() }
-    mutating func encode(_ value: Double) throws { try refuse() }
-    mutating func encode(_ value: Float) throws { try refuse() }
-    mutating func encode(_ value: Int) throws { try refuse() }
-    mutating func encode(_ value: Int8) throws { try refuse() }
-    mutating func encode(_ value: Int16) throws { try refuse() }
-    mutating func encode(_ value: Int32) throws { try refuse() }
-    mutating func encode(_ value: Int64) throws { try refuse() }
-    mutating func encode(_ value: UInt) throws { try refuse() }
-    mutating func encode(_ value: UInt8) throws { try refuse() }
-    mutating func encode(_ value: UInt16) throws { try refuse() }
-    mutating func encode(_ value: UInt32) throws { try refuse() }
-    mutating func encode(_ value: UInt64) throws { try refuse() }
     mutating func encode<T: Encodable>(_ value: T) throws {
         // Foundation's encoders write these as single values, but their own `encode(to:)` writes
         // an object (`{"relative": …}`, a `Decimal`'s fields) that no decoder reads back as them.
@@ -202,17 +187,13 @@ struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-/// The container a payload gets when it asks for anything but a keyed container: every value it
-/// is given throws, and what it hands out writes nowhere that is kept (the encode fails).
-struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer {
-    let base: any Encoder
-    let refusal: TaggedPayloadRefusal
+/// A container of a payload that refuses every scalar and `nil` with ``refuse()``: the payload's
+/// members must go beside the tag, and a scalar has none.
+protocol RefusesScalars {
+    func refuse() throws -> Never
+}
 
-    var codingPath: [any CodingKey] { base.codingPath }
-    var count: Int { 0 }
-
-    private func refuse() throws -> Never { throw TaggedPayloadProblem.notAnObject }
-
+extension RefusesScalars {
     mutating func encodeNil() throws { try refuse() }
     mutating func encode(_ value: Bool) throws { try refuse() }
     mutating func encode(_ value: String) throws { try refuse() }
@@ -228,6 +209,19 @@ struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer
     mutating func encode(_ value: UInt16) throws { try refuse() }
     mutating func encode(_ value: UInt32) throws { try refuse() }
     mutating func encode(_ value: UInt64) throws { try refuse() }
+}
+
+/// The container a payload gets when it asks for anything but a keyed container: every value it
+/// is given throws, and what it hands out writes nowhere that is kept (the encode fails).
+struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer, RefusesScalars {
+    let base: any Encoder
+    let refusal: TaggedPayloadRefusal
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var count: Int { 0 }
+
+    func refuse() throws -> Never { throw TaggedPayloadProblem.notAnObject }
+
     mutating func encode<T: Encodable>(_ value: T) throws { try refuse() }
 
     // These cannot throw: they write into a keyed container of the base encoder's object, which is
