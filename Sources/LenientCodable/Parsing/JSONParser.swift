@@ -529,6 +529,8 @@ struct JSONParser {
     /// The index of the first byte at or after `start` that does not begin a two-byte sequence
     /// or a three-byte one led by E1...EC or EE...EF (which need no check of their second byte
     /// beyond its continuation bits), reading a word per character while four bytes are left.
+    /// Every word read lies inside `input`, which the caller of ``parse(_:options:)`` keeps alive
+    /// while it parses (the AddressSanitizer run of the conformance suite reads up to its end).
     @inline(__always)
     static func skipCommonUTF8(in input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = input.baseAddress else { return start }

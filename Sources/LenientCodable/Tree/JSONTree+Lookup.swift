@@ -252,7 +252,9 @@ extension JSONTree {
 
     /// ``looselyEqual(_:_:)`` for two buffers, as keys without escapes are compared: byte by
     /// byte through the buffers, so that the usual answer, a difference in the first letters,
-    /// costs a few instructions.
+    /// costs a few instructions. Both are read during the call only, within their counts: the
+    /// key a caller's `withUTF8` holds, and a member's key in the tree's input, which its node
+    /// storage keeps for as long as the tree is read.
     @inline(__always)
     static func looselyEqual(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
         var left = 0
