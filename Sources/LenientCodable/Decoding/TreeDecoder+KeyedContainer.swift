@@ -130,10 +130,17 @@ extension TreeDecoder {
         @inline(__always)
         func exactValueIndex(named name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
-            var name = name
             if convertsFromSnakeCase {
+                var name = name
                 return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
             }
+            // A native key (every literal) is read in place: `withUTF8` would copy the string.
+            if let found = name.utf8.withContiguousStorageIfAvailable({
+                decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox)
+            }) {
+                return found
+            }
+            var name = name
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 
@@ -1129,10 +1136,17 @@ extension TreeDecoder {
 
         private func valueIndex(forKeyName name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
-            var name = name
             if convertsFromSnakeCase {
+                var name = name
                 return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
             }
+            // A native key (every literal) is read in place: `withUTF8` would copy the string.
+            if let found = name.utf8.withContiguousStorageIfAvailable({
+                decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox)
+            }) {
+                return found
+            }
+            var name = name
             return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 

@@ -66,6 +66,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
+        /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
+        /// each value of a class hierarchy after the first skips the process-wide lock.
+        @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -537,7 +540,7 @@ final class TreeDecoder: Decoder {
         if let first = pathBox.keyedBy {
             if first != Key.self {
                 pathBox.siblingModel = currentType
-                SiblingCodingKeys.record(first, Key.self, model: currentType)
+                recordSiblings(first, Key.self)
             }
         } else {
             pathBox.keyedBy = Key.self
@@ -549,6 +552,16 @@ final class TreeDecoder: Decoder {
             KeyedContainer<Key>(
                 decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: entry.plan?.takeUnretainedValue(),
                 order: entry.order))
+    }
+
+    /// Records in ``SiblingCodingKeys`` that containers keyed by `first` and `second` read one
+    /// value of the current model, once per decode: the process-wide record takes a lock.
+    @inline(never)
+    private func recordSiblings(_ first: Any.Type, _ second: any CodingKey.Type) {
+        guard let model = currentType else { return }
+        let pair = [ObjectIdentifier(model), ObjectIdentifier(first), ObjectIdentifier(second)]
+        guard occasional.recordedSiblings.insert(pair).inserted else { return }
+        SiblingCodingKeys.record(first, second, model: model)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
