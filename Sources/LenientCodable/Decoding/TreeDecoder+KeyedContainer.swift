@@ -131,17 +131,11 @@ extension TreeDecoder {
         func exactValueIndex(named name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
             if convertsFromSnakeCase {
-                var name = name
-                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
+                return name.withUTF8Bytes {
+                    decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox)
+                }
             }
-            // A native key (every literal) is read in place: `withUTF8` would copy the string.
-            if let found = name.utf8.withContiguousStorageIfAvailable({
-                decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox)
-            }) {
-                return found
-            }
-            var name = name
-            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
+            return name.withUTF8Bytes { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 
         /// A mapped key whose value is not simply its first candidate's: records a fallback for
@@ -1122,7 +1116,7 @@ extension TreeDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            let superDecoder = decoderForKey(AnyCodingKey.super, valueIndex: valueIndex(forKeyName: "super"))
+            let superDecoder = decoderForKey(AnyCodingKey.super, valueIndex: exactValueIndex(named: "super"))
             // How an `UnknownKeys` property, decoding through its static type, reaches this
             // container: see `KeyedDecodingContainer.decode(_:forKey:)` in UnknownKeys.swift.
             let container = self
@@ -1132,22 +1126,6 @@ extension TreeDecoder {
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
             decoderForKey(key, valueIndex: valueIndex(forKey: key))
-        }
-
-        private func valueIndex(forKeyName name: String) -> Int? {
-            if let convertedKeys { return convertedKeys[name] }
-            if convertsFromSnakeCase {
-                var name = name
-                return name.withUTF8 { decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox) }
-            }
-            // A native key (every literal) is read in place: `withUTF8` would copy the string.
-            if let found = name.utf8.withContiguousStorageIfAvailable({
-                decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox)
-            }) {
-                return found
-            }
-            var name = name
-            return name.withUTF8 { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
         }
 
         /// A separate decoder for one member; a missing member reads as `null`, as in Foundation.

@@ -608,13 +608,12 @@ final class EncodingTree {
     /// A hash of the key's UTF-8 bytes, read a word at a time: cheaper than the string
     /// comparisons it saves. Its top bits choose the key's bit in the object's filter.
     static func hash(_ key: String) -> UInt32 {
-        var key = key
-        return key.withUTF8 { utf8 in
+        key.withUTF8Bytes { utf8 in
             let count = utf8.count
             let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
             var hash = UInt64(truncatingIfNeeded: count) &* multiplier
             guard let base = utf8.baseAddress else { return UInt32(truncatingIfNeeded: hash >> 32) }
-            // The key's bytes, which `withUTF8` holds for this closure only; every read below
+            // The key's bytes, which `withUTF8Bytes` holds for this closure only; every read below
             // lies inside the first `count` of them.
             let bytes = UnsafeRawPointer(base)
             // Every byte is read once or twice: whole words, then the last eight bytes (which

@@ -97,8 +97,7 @@ final class KeyPlan: @unchecked Sendable {
 
     /// Where a property is; see ``Lookup``.
     func lookup(_ propertyName: String) -> Lookup {
-        var name = propertyName
-        return name.withUTF8 { table.pointee.lookup($0) }
+        propertyName.withUTF8Bytes { table.pointee.lookup($0) }
     }
 
     /// The entry for a property, or `nil` when the mapping does not name it; `.ignored` for a

@@ -386,3 +386,16 @@ private struct ContainerUnderConstruction {
 
     var value: JSONValue { isObject ? .object(JSONObject(uniqueMembers: members)) : .array(elements) }
 }
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes, valid during the call only: in place for a
+    /// native string (every literal, every string made in Swift), where `withUTF8` would first
+    /// copy the string (a retain and a release for every key a model asks for); through a
+    /// contiguous copy otherwise (a bridged `NSString`).
+    @inline(__always)
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
+    }
+}
