@@ -70,26 +70,9 @@ enum CodingPathNode {
 final class PathBox {
     /// Replaced only by ``reset(to:)``, on a box that nothing but its decoder holds.
     @exclusivity(unchecked) private(set) var node: CodingPathNode
-    /// A keyed container's place in its model's ``KeyOrder``: the next key it will probably ask for.
-    @exclusivity(unchecked) var keyCursor = 0
     /// For key strategies that convert keys through a table: the keyed container's object's
     /// converted keys, each to its value node. A box belongs to one node, so to one object.
     @exclusivity(unchecked) var convertedKeys: [String: Int]?
-    /// For a keyed container without a key table: where its searches of exact keys start
-    /// (``JSONTree/findMember(in:key:cursor:)``), and of keys converted from snake case, which
-    /// summarize keys by another hash (``JSONTree/findMemberFromSnakeCase(in:key:cursor:)``). A
-    /// container of a model that maps some keys makes both kinds of search, each from its own place.
-    @exclusivity(unchecked) var exactKeys = MemberCursor()
-    @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
-    /// The loose summary of the object's keys, built by its first loose search
-    /// (``JSONTree/findMemberLoosely(in:key:cursor:)``).
-    @exclusivity(unchecked) var looseKeys: LooseKeySummary?
-    /// For an object with many members before a cursor's place, where the cursor's summary holds
-    /// every hash and so rules nothing out: the keys before the place, exact and converted from
-    /// snake case, each to its first member (``MemberIndex``), so that such a search costs the
-    /// same however many members came before. Made by the first such search only.
-    @exclusivity(unchecked) var exactKeyIndex: MemberIndex?
-    @exclusivity(unchecked) var snakeCaseKeyIndex: MemberIndex?
     /// The coding-key type of the first keyed container asked for on this value: a second of
     /// another type (a subclass's and its superclass's `init(from:)`) is recorded in
     /// ``SiblingCodingKeys``, so that an ``UnknownKeys`` property of either keeps none of the
@@ -107,13 +90,7 @@ final class PathBox {
     /// nothing else holds (`isKnownUniquelyReferenced`).
     func reset(to node: CodingPathNode) {
         self.node = node
-        keyCursor = 0
         if convertedKeys != nil { convertedKeys = nil }
-        exactKeys = MemberCursor()
-        snakeCaseKeys = MemberCursor()
-        looseKeys = nil
-        if exactKeyIndex != nil { exactKeyIndex = nil }
-        if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
         keyedBy = nil
     }
 

@@ -3,6 +3,118 @@
 
 import Foundation
 
+/// What a ``KeyedContainer`` reads, in one object. The standard library's box around a
+/// keyed container copies the container for every key it decodes, retaining each of the
+/// container's references: with one reference, a key costs one retain instead of two. Not
+/// generic, so there is no type metadata per coding-key type, and one object serves the
+/// containers of every model: the decoder recycles it (``TreeDecoder/containerState(plan:order:)``).
+final class KeyedContainerState {
+    /// Strong: a container kept past its value (or past the decode) keeps its decoder, and
+    /// the tree and plans that the decoder keeps. The decoder refers back to a state only
+    /// while its decode call runs (``TreeDecoder/recyclesContainerStates``).
+    let decoder: TreeDecoder
+    /// The decoder's tree, held here too: a lookup that reached it through the decoder
+    /// retained and released its storage for every key.
+    let tree: JSONTree
+    /// The object node; changed only when the decoder recycles the state, which no
+    /// container holds then.
+    @exclusivity(unchecked) private(set) var objectIndex: Int
+    /// The container's own path, which its members' paths refer to; `nil` only while the
+    /// state waits as its decoder's spare, so that the box can be recycled too.
+    @exclusivity(unchecked) private var pathBoxOwner: PathBox?
+    var pathBox: PathBox {
+        @inline(__always) get { pathBoxOwner! }
+    }
+    /// The model's key mapping, when it has one. Plans are cached for the life of the
+    /// process (``KeyPlan/plan(for:keys:)`` never drops one), so the state need not retain
+    /// its plan.
+    @exclusivity(unchecked) private(set) var planReference: Unmanaged<KeyPlan>?
+    /// The order in which the model asks for its keys, when it has a plan. The decoder,
+    /// which this object retains, keeps it alive.
+    @exclusivity(unchecked) private(set) var keyOrder: UnsafeMutablePointer<KeyOrder.Storage>?
+    /// Whether the key strategy converts JSON keys through a table (not the default, not
+    /// snake case).
+    let usesConvertedKeys: Bool
+    /// Whether JSON keys are converted from snake case (compared without a table).
+    let convertsFromSnakeCase: Bool
+    /// Whether a key missing exactly may be found ignoring case and separators.
+    let matchesLoosely: Bool
+    /// The container's place in its model's ``KeyOrder``: the next key it will probably ask for.
+    @exclusivity(unchecked) var keyCursor = 0
+    /// For a container without a key table: where its searches of exact keys start
+    /// (``JSONTree/findMember(in:key:cursor:)``), and of keys converted from snake case, which
+    /// summarize keys by another hash (``JSONTree/findMemberFromSnakeCase(in:key:cursor:)``). A
+    /// container of a model that maps some keys makes both kinds of search, each from its own place.
+    @exclusivity(unchecked) var exactKeys = MemberCursor()
+    @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
+    /// The loose summary of the object's keys, built by its first loose search
+    /// (``JSONTree/findMemberLoosely(in:key:cursor:)``).
+    @exclusivity(unchecked) var looseKeys: LooseKeySummary?
+    /// For an object with many members before a cursor's place, where the cursor's summary holds
+    /// every hash and so rules nothing out: the keys before the place, exact and converted from
+    /// snake case, each to its first member (``MemberIndex``), so that such a search costs the
+    /// same however many members came before. Made by the first such search only.
+    @exclusivity(unchecked) var exactKeyIndex: MemberIndex?
+    @exclusivity(unchecked) var snakeCaseKeyIndex: MemberIndex?
+
+    init(
+        decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan?,
+        order: UnsafeMutablePointer<KeyOrder.Storage>?
+    ) {
+        self.decoder = decoder
+        self.tree = decoder.tree
+        self.objectIndex = objectIndex
+        self.pathBoxOwner = pathBox
+        self.planReference = plan.map(Unmanaged.passUnretained)
+        self.keyOrder = order
+        self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
+        switch decoder.settings.keyDecodingStrategy {
+        case .useDefaultKeys:
+            usesConvertedKeys = false
+            convertsFromSnakeCase = false
+        case .convertFromSnakeCase:
+            // Compared key by key as they are converted: no table per object.
+            usesConvertedKeys = false
+            convertsFromSnakeCase = true
+        default:
+            usesConvertedKeys = true
+            convertsFromSnakeCase = false
+        }
+    }
+
+    /// Points a state that no container holds at another object, for a new container of
+    /// the same decoder (so with the same tree and settings).
+    @inline(__always)
+    func reuse(
+        objectIndex: Int, pathBox: PathBox, plan: KeyPlan?, order: UnsafeMutablePointer<KeyOrder.Storage>?
+    ) {
+        self.objectIndex = objectIndex
+        pathBoxOwner = pathBox
+        planReference = plan.map(Unmanaged.passUnretained)
+        keyOrder = order
+        keyCursor = 0
+        exactKeys = MemberCursor()
+        snakeCaseKeys = MemberCursor()
+        if looseKeys != nil { looseKeys = nil }
+        if exactKeyIndex != nil { exactKeyIndex = nil }
+        if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
+    }
+
+    /// Lets go of the path box while the state waits to be reused.
+    @inline(__always)
+    func releasePathBox() { pathBoxOwner = nil }
+
+    /// The value for a key spelled as the decoder's key strategy spells it, when the strategy
+    /// needs no table: a method of this object, so that the lookup borrows its references.
+    @inline(__always)
+    func exactValueIndex(named name: String) -> Int? {
+        if convertsFromSnakeCase {
+            return name.withUTF8Bytes { tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: self) }
+        }
+        return name.withUTF8Bytes { tree.findMember(in: objectIndex, key: $0, cursor: self) }
+    }
+}
+
 extension TreeDecoder {
     /// A keyed container over an object node.
     ///
@@ -10,58 +122,45 @@ extension TreeDecoder {
     /// members' raw key bytes, in order, so no dictionary is built per object. The first of
     /// duplicate keys wins. Other key strategies convert each JSON key once, into a table.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: TreeDecoder
-        let objectIndex: Int
-        /// The container's own path; its members' paths refer to it.
-        let pathBox: PathBox
+        private let state: KeyedContainerState
+        var decoder: TreeDecoder {
+            @inline(__always) get { state.decoder }
+        }
+        var objectIndex: Int {
+            @inline(__always) get { state.objectIndex }
+        }
+        var pathBox: PathBox {
+            @inline(__always) get { state.pathBox }
+        }
         var codingPathNode: CodingPathNode { pathBox.node }
-        /// Whether the key strategy converts JSON keys through a table (not the default, not
-        /// snake case).
-        private let usesConvertedKeys: Bool
         /// For key strategies other than the default: converted key -> value node. Kept in the
-        /// path box, because the standard library copies the container, and retains each of
-        /// its references, for every key it decodes.
-        var convertedKeys: [String: Int]? { usesConvertedKeys ? pathBox.convertedKeys : nil }
-        /// Whether JSON keys are converted from snake case (compared without a table).
-        let convertsFromSnakeCase: Bool
-        /// The model's key mapping, when it has one. Plans are cached for the life of the
-        /// process (``KeyPlan/plan(for:keys:)`` never drops one), so the container need not
-        /// retain its plan; the standard library copies the container for every key decoded.
-        /// (Not `unowned(unsafe) let plan: KeyPlan?`: in debug builds, generic code cannot tell
-        /// a struct holding such an optional from `nil` — see ``TreeDecoder/PlanEntry``.)
-        private let planReference: Unmanaged<KeyPlan>?
-        var plan: KeyPlan? { planReference?.takeUnretainedValue() }
-        /// The order in which the model asks for its keys, when it has a plan. The decoder,
-        /// which the container retains, keeps it alive.
-        private let keyOrder: UnsafeMutablePointer<KeyOrder.Storage>?
-        /// Whether a key missing exactly may be found ignoring case and separators.
-        let matchesLoosely: Bool
+        /// path box, which belongs to the object.
+        var convertedKeys: [String: Int]? { state.usesConvertedKeys ? pathBox.convertedKeys : nil }
+        var convertsFromSnakeCase: Bool {
+            @inline(__always) get { state.convertsFromSnakeCase }
+        }
+        var plan: KeyPlan? { state.planReference?.takeUnretainedValue() }
+        private var keyOrder: UnsafeMutablePointer<KeyOrder.Storage>? {
+            @inline(__always) get { state.keyOrder }
+        }
+        var matchesLoosely: Bool {
+            @inline(__always) get { state.matchesLoosely }
+        }
 
         init(
             decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan? = nil,
             order: UnsafeMutablePointer<KeyOrder.Storage>? = nil
         ) {
-            self.decoder = decoder
-            self.objectIndex = objectIndex
-            self.pathBox = pathBox
-            self.planReference = plan.map(Unmanaged.passUnretained)
-            self.keyOrder = order
-            self.matchesLoosely = decoder.settings.options.allowsLooseKeyMatching
-            switch decoder.settings.keyDecodingStrategy {
-            case .useDefaultKeys:
-                usesConvertedKeys = false
-                convertsFromSnakeCase = false
-            case .convertFromSnakeCase:
-                // Compared key by key as they are converted: no table per object.
-                usesConvertedKeys = false
-                convertsFromSnakeCase = true
-            default:
-                usesConvertedKeys = true
-                convertsFromSnakeCase = false
-                if pathBox.convertedKeys == nil {
-                    pathBox.convertedKeys = KeyedContainer.convertKeys(
-                        decoder: decoder, objectIndex: objectIndex, path: pathBox.node)
-                }
+            self.init(
+                state: KeyedContainerState(
+                    decoder: decoder, objectIndex: objectIndex, pathBox: pathBox, plan: plan, order: order))
+        }
+
+        init(state: KeyedContainerState) {
+            self.state = state
+            if state.usesConvertedKeys && state.pathBox.convertedKeys == nil {
+                state.pathBox.convertedKeys = KeyedContainer.convertKeys(
+                    decoder: state.decoder, objectIndex: state.objectIndex, path: state.pathBox.node)
             }
         }
 
@@ -103,7 +202,7 @@ extension TreeDecoder {
             let index: Int?
             if let keyOrder {
                 let name = key.stringValue
-                let found = decoder.mappedValueIndex(named: name, in: objectIndex, order: keyOrder, cursor: pathBox)
+                let found = decoder.mappedValueIndex(named: name, in: objectIndex, order: keyOrder, cursor: state)
                 if case .found(let foundIndex) = found {
                     index = foundIndex
                 } else {
@@ -130,12 +229,7 @@ extension TreeDecoder {
         @inline(__always)
         func exactValueIndex(named name: String) -> Int? {
             if let convertedKeys { return convertedKeys[name] }
-            if convertsFromSnakeCase {
-                return name.withUTF8Bytes {
-                    decoder.tree.findMemberFromSnakeCase(in: objectIndex, key: $0, cursor: pathBox)
-                }
-            }
-            return name.withUTF8Bytes { decoder.tree.findMember(in: objectIndex, key: $0, cursor: pathBox) }
+            return state.exactValueIndex(named: name)
         }
 
         /// A mapped key whose value is not simply its first candidate's: records a fallback for
@@ -190,7 +284,7 @@ extension TreeDecoder {
                 let tree = decoder.tree
                 guard
                     let keyIndex = spelled.withUTF8({
-                        tree.findMemberLoosely(in: objectIndex, key: $0, cursor: pathBox)
+                        tree.findMemberLoosely(in: objectIndex, key: $0, cursor: state)
                     })
                 else {
                     return nil

@@ -27,6 +27,15 @@ final class TreeDecoder: Decoder {
     /// was done: the next nested value (the next element or property) takes it instead of
     /// allocating its own.
     @exclusivity(unchecked) private var sparePathBox: PathBox?
+    /// Whether keyed containers' states are tracked and recycled: only while the decode call
+    /// that made this decoder runs, whose end drops both references below (each state refers
+    /// to its decoder, so a reference kept here after the call would be a cycle).
+    @exclusivity(unchecked) var recyclesContainerStates = false
+    /// The state of the last keyed container made on the value being decoded, while states
+    /// are recycled: when the value is done and nothing holds the state, it becomes the spare.
+    @exclusivity(unchecked) private var currentContainerState: KeyedContainerState?
+    /// A state that no container holds, for the next keyed container.
+    @exclusivity(unchecked) private var spareContainerState: KeyedContainerState?
     var codingPathNode: CodingPathNode { pathBox.node }
     /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
     @exclusivity(unchecked) var currentType: Any.Type?
@@ -435,7 +444,11 @@ final class TreeDecoder: Decoder {
             let (index, codingPath) = try path?.locate(in: tree) ?? (0, .root)
             // The decoder starts at the value, which it decodes as its current one.
             var decoder = TreeDecoder(tree: tree, context: context, nodeIndex: index, codingPathNode: codingPath)
-            defer { keepInputIfRetained(&decoder) }
+            decoder.recyclesContainerStates = true
+            defer {
+                decoder.stopRecyclingContainerStates()
+                keepInputIfRetained(&decoder)
+            }
             decoder.report = report
             // Foundation decodes the top-level value as the runtime type passed in:
             // `decode(Child.self as Base.Type, from:)` gives a `Child`.
@@ -546,12 +559,40 @@ final class TreeDecoder: Decoder {
             pathBox.keyedBy = Key.self
         }
         guard let entry = try plan(for: Key.self) else {
-            return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, objectIndex: nodeIndex, pathBox: pathBox))
+            return KeyedDecodingContainer(KeyedContainer<Key>(state: containerState(plan: nil, order: nil)))
         }
         return KeyedDecodingContainer(
-            KeyedContainer<Key>(
-                decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: entry.plan?.takeUnretainedValue(),
-                order: entry.order))
+            KeyedContainer<Key>(state: containerState(plan: entry.plan?.takeUnretainedValue(), order: entry.order)))
+    }
+
+    /// The state of a keyed container over the current value: the spare when there is one.
+    @inline(__always)
+    private func containerState(plan: KeyPlan?, order: UnsafeMutablePointer<KeyOrder.Storage>?)
+        -> KeyedContainerState
+    {
+        guard recyclesContainerStates else {
+            return KeyedContainerState(
+                decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: plan, order: order)
+        }
+        let state: KeyedContainerState
+        if let spare = spareContainerState {
+            spareContainerState = nil
+            spare.reuse(objectIndex: nodeIndex, pathBox: pathBox, plan: plan, order: order)
+            state = spare
+        } else {
+            state = KeyedContainerState(
+                decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: plan, order: order)
+        }
+        currentContainerState = state
+        return state
+    }
+
+    /// Ends the recycling of container states (the decode call is over): drops the decoder's
+    /// references to them, which would otherwise keep it alive through them.
+    func stopRecyclingContainerStates() {
+        recyclesContainerStates = false
+        currentContainerState = nil
+        spareContainerState = nil
     }
 
     /// Records in ``SiblingCodingKeys`` that containers keyed by `first` and `second` read one
@@ -621,6 +662,8 @@ final class TreeDecoder: Decoder {
         let savedIndex = nodeIndex
         let savedPath = pathBox
         let savedType = currentType
+        let savedState = currentContainerState
+        currentContainerState = nil
         nodeIndex = index
         if let spare = sparePathBox {
             sparePathBox = nil
@@ -631,6 +674,15 @@ final class TreeDecoder: Decoder {
         }
         currentType = type
         defer {
+            if var state = currentContainerState {
+                currentContainerState = nil
+                // No container holds the state (none was kept): the next one reuses it.
+                if isKnownUniquelyReferenced(&state) && spareContainerState == nil {
+                    state.releasePathBox()
+                    spareContainerState = state
+                }
+            }
+            currentContainerState = savedState
             var box = pathBox
             nodeIndex = savedIndex
             pathBox = savedPath

@@ -77,7 +77,7 @@ final class KeyOrder: @unchecked Sendable {
         /// Where a property is, guessed from the container's place in the order. Reads the order
         /// only, unless it is still learning (then only one decode uses it).
         @inline(__always)
-        static func lookup(_ name: String, in order: UnsafeMutablePointer<Storage>, cursor box: PathBox)
+        static func lookup(_ name: String, in order: UnsafeMutablePointer<Storage>, cursor box: KeyedContainerState)
             -> KeyPlan.Lookup
         {
             let position = box.keyCursor
@@ -90,7 +90,9 @@ final class KeyOrder: @unchecked Sendable {
 
         /// A wrong guess: the key's place elsewhere in the order, or the plan's answer, learned.
         @inline(never)
-        private static func lookupSlowPath(_ name: String, in order: UnsafeMutablePointer<Storage>, cursor box: PathBox)
+        private static func lookupSlowPath(
+            _ name: String, in order: UnsafeMutablePointer<Storage>, cursor box: KeyedContainerState
+        )
             -> KeyPlan.Lookup
         {
             let known = order.pointee
@@ -141,7 +143,8 @@ extension TreeDecoder {
     /// Finds a mapped property's value in an object. Not generic, so that it is compiled once,
     /// optimized, for every model.
     func mappedValueIndex(
-        named name: String, in objectIndex: Int, order: UnsafeMutablePointer<KeyOrder.Storage>, cursor: PathBox
+        named name: String, in objectIndex: Int, order: UnsafeMutablePointer<KeyOrder.Storage>,
+        cursor: KeyedContainerState
     ) -> MappedValue {
         switch KeyOrder.Storage.lookup(name, in: order, cursor: cursor) {
         case .rename(let jsonKey):

@@ -28,7 +28,7 @@ extension JSONTree {
     /// are the tree's input, which its node storage keeps for as long as the tree is read, after
     /// the decode call too (``NodeStorage/keepInput()``).
     @inline(__always)
-    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+    func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
         let hash = KeySummary.hash(key)
         guard !cursor.exactKeys.keysBefore.contains(hash) else {
             // A scan from the first member costs little in an object of a few members (a model's).
@@ -56,7 +56,7 @@ extension JSONTree {
     /// are the tree's input, which its node storage keeps for as long as the tree is read.
     @inline(never)
     private func findExactMemberPastSummary(
-        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
         let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
         // The first members before the place, one by one; past `MemberIndex.threshold` of them,
@@ -94,7 +94,7 @@ extension JSONTree {
 
     /// The rest of ``findMember(in:key:cursor:)``, out of line.
     private func findExactMemberAfterCursor(
-        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
         findMember(
             in: objectIndex, after: &cursor.exactKeys, hash: hash, matches: { stringEquals(at: $0, key) },
@@ -220,7 +220,7 @@ extension JSONTree {
     /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' keys
     /// are the tree's input, which its node storage keeps for as long as the tree is read, after
     /// the decode call too (``NodeStorage/keepInput()``).
-    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
         let summary: LooseKeySummary
         if let built = cursor.looseKeys {
@@ -399,7 +399,7 @@ struct MemberCursor {
 }
 
 /// The keys of the members of an object up to a cursor's place, each to the key node of its first
-/// member, for searches that the cursor's summary cannot narrow (``PathBox/exactKeyIndex``).
+/// member, for searches that the cursor's summary cannot narrow (``KeyedContainerState/exactKeyIndex``).
 /// Extended as the place moves on, so that building it costs each member once.
 final class MemberIndex {
     /// How many members an object may have for its searches to scan it from the first member,

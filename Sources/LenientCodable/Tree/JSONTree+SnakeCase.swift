@@ -22,7 +22,9 @@ extension JSONTree {
     /// place holds, for each, a hash of what converting from snake case leaves unchanged up to
     /// ASCII case: its first and last bytes (``snakeCaseHash(_:)``). `key` is read only during
     /// the call, as in ``findMember(in:key:cursor:)``.
-    func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox) -> Int? {
+    func findMemberFromSnakeCase(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState)
+        -> Int?
+    {
         guard let hash = JSONTree.snakeCaseHash(key), !cursor.snakeCaseKeys.keysBefore.contains(hash) else {
             if nodes[objectIndex].shortLength <= MemberIndex.threshold {
                 return findMemberFromSnakeCase(in: objectIndex, key: key)
@@ -36,7 +38,7 @@ extension JSONTree {
     /// which the place moves (``findMember(in:after:hash:matches:hashOfKey:)``).
     @inline(__always)
     private func findSnakeCaseMemberAfterCursor(
-        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: PathBox
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
         findMember(
             in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash, matches: { snakeCaseKey(at: $0, matches: key) },
@@ -52,7 +54,9 @@ extension JSONTree {
     /// ``findExactMemberPastSummary(in:key:hash:cursor:)`` does for exact keys. `key` is read
     /// only during the call; the members' bytes live as long as the tree's node storage.
     @inline(never)
-    private func findSnakeCaseMemberPastSummary(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: PathBox)
+    private func findSnakeCaseMemberPastSummary(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState
+    )
         -> Int?
     {
         let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)

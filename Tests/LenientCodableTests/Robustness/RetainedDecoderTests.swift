@@ -238,6 +238,8 @@ import Testing
         final class Kept: @unchecked Sendable {
             // Filled by one decode on one thread, read after it.
             var containers: [KeyedDecodingContainer<CodingKeys>] = []
+            /// Keeps the container of every element whose id is a multiple of this.
+            var keepEvery = 1
         }
 
         let id: Int
@@ -247,7 +249,8 @@ import Testing
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(Int.self, forKey: .id)
             tags = try container.decode([KeptTag].self, forKey: .tags)
-            try #require(decoder.userInfo[Self.keptKey] as? Kept).containers.append(container)
+            let kept = try #require(decoder.userInfo[Self.keptKey] as? Kept)
+            if id % kept.keepEvery == 0 { kept.containers.append(container) }
         }
     }
 
@@ -286,6 +289,35 @@ import Testing
                 continue
             }
             #expect(context.codingPath.map(\.stringValue) == ["items", "Index \(position)", "id"])
+        }
+    }
+
+    /// The decoder recycles what a keyed container reads once nothing holds it: a container
+    /// that a model kept, among siblings whose containers were not kept, is never reused for
+    /// the siblings decoded after it (which would read their members through it).
+    /// (Elements without tags have no nested container to take the spare state first.)
+    @Test(arguments: [2, 3, 5], [false, true])
+    func aKeptContainerAmongOnesNotKeptKeepsItsObject(keepEvery: Int, withTags: Bool) throws {
+        let items = (0..<12).map {
+            let tags = withTags ? #"[{"label":"t\#($0)"},{"label":"u"}]"# : "[]"
+            return #"{"id":\#($0),"name":"item \#($0)","tags":\#(tags)}"#
+        }
+        let document = #"{"items":[\#(items.joined(separator: ","))]}"#
+        let kept = KeptItem.Kept()
+        kept.keepEvery = keepEvery
+        let decoder = LenientJSONDecoder(options: withTags ? .lenient : .strict)
+        decoder.userInfo[KeptItem.keptKey] = kept
+        let decoded = try decoder.decode(KeptItems.self, from: Data(document.utf8))
+        #expect(decoded.items.map(\.id) == Array(0..<12))
+        let keptIDs = Array(stride(from: 0, to: 12, by: keepEvery))
+        try #require(kept.containers.count == keptIDs.count)
+        for (container, id) in zip(kept.containers, keptIDs) {
+            #expect(container.codingPath.map(\.stringValue) == ["items", "Index \(id)"])
+            #expect(try container.decode(Int.self, forKey: .id) == id)
+            #expect(try container.decode(String.self, forKey: .name) == "item \(id)")
+            #expect(
+                try container.decode([KeptTag].self, forKey: .tags).map(\.label) == (withTags ? ["t\(id)", "u"] : []))
+            #expect(container.allKeys.map(\.stringValue) == ["id", "name", "tags"])
         }
     }
 
