@@ -330,8 +330,9 @@ extension TreeDecoder {
         throws -> T
     {
         try withSubtree(of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") { inner, json in
-            // The value's own JSON is the one the hook returned: nested hooked types find theirs inside it.
-            inner.builtValues = [0: json]
+            // The value's own JSON is the one the hook returned: nested hooked types find theirs
+            // inside it, without building it again from the tree.
+            inner.builtValues = inner.tree.cache(ofWritten: json)
             return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
         }
     }
@@ -353,7 +354,7 @@ extension TreeDecoder {
         producedBy producer: @autoclosure () -> String, _ body: (TreeDecoder, JSONValue) throws -> R
     ) throws -> R {
         let budget = remainingDepth(at: index)
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do {
             bytes = try JSONValueWriter.compactUTF8(json, maxDepth: budget, allowsNonFiniteNames: tree.isJSON5)
         } catch {
@@ -365,6 +366,17 @@ extension TreeDecoder {
                     codingPath: path.path + error.codingPath,
                     debugDescription: "\(producer()) returned JSON that cannot be decoded: \(error).",
                     underlyingError: error))
+        }
+        guard spendRewriteBudget(bytes.count) else {
+            bytes = []
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path.path,
+                    debugDescription:
+                        "\(producer()) returned JSON past what this decode may rewrite: hooks and transforms "
+                        + "that change their values wrote more than eight times the input's size. A hook "
+                        + "that changes its value at every level of a deep document writes each level's "
+                        + "whole subtree again."))
         }
         return try bytes.withUnsafeBufferPointer { buffer in
             let subtree: JSONTree
@@ -403,8 +415,13 @@ extension TreeDecoder {
         // what it overspent.
         let budget = retryBudget
         inner.retryBudget = addsAllowance ? budget &+ inner.retryBudget : budget
+        let rewrites = rewriteBudget
+        inner.rewriteBudget = addsAllowance ? rewrites &+ inner.rewriteBudget : rewrites
         inner.inFoundationPass = inFoundationPass
         inner.stackExhaustion = stackExhaustion
+        // The thread's stack bounds, found once: asking for them reads the process's memory map
+        // on a main thread, a cost that a hook at every level paid at every level.
+        inner.stackGuard = stackGuard
         defer {
             materializedNodes += inner.materializedNodes
             refusals &+= inner.refusals
@@ -415,6 +432,9 @@ extension TreeDecoder {
             missingValuesDefaulted &+= inner.missingValuesDefaulted
             if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
+            // What the inner decoder overspent of this one's budget, charged here and up the
+            // chain of super decoders.
+            _ = spendRewriteBudget(rewrites - min(rewrites, inner.rewriteBudget))
             TreeDecoder.keepInputIfRetained(&inner)
         }
         inner.report = report

@@ -299,6 +299,8 @@ final class TreeDecoder: Decoder {
         inFoundationPass = parent.inFoundationPass
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
+        rewriteBudget = min(rewriteBudget, parent.rewriteBudget)
+        stackGuard = parent.stackGuard
         refusalSink = parent
     }
 
@@ -311,6 +313,31 @@ final class TreeDecoder: Decoder {
     /// in a string adds its own tree's allowance (it is part of the input); JSON that hooks and
     /// transforms return adds none.
     @exclusivity(unchecked) var retryBudget: Int
+
+    /// The bytes that JSON returned by hooks and transforms may still take, when it differs from
+    /// what they were given: such JSON is written and parsed into a tree of its own, at the cost
+    /// of its size, so a hook that changes its value at every level of a deep document would
+    /// write each level's whole subtree again (a cost of depth times size). Proportional to the
+    /// input (``rewriteAllowance(for:)``); inner decoders and super decoders draw on it, and
+    /// JSON text in a string adds its own tree's allowance (it is part of the input). Once
+    /// spent, a value whose JSON a hook or transform changed fails with a `DecodingError`.
+    @exclusivity(unchecked) var rewriteBudget: Int
+
+    /// The rewrite budget a tree brings: eight times its input, and a mebibyte more, so that
+    /// a small document is never refused for its hooks.
+    static func rewriteAllowance(for tree: JSONTree) -> Int { 8 * tree.input.count + (1 << 20) }
+
+    /// Takes the size of rewritten JSON from the budget, of this decoder and of those that
+    /// handed it out as a super decoder; `false` once it is spent.
+    func spendRewriteBudget(_ bytes: Int) -> Bool {
+        rewriteBudget -= bytes
+        var sink = refusalSink
+        while let decoder = sink {
+            decoder.rewriteBudget -= bytes
+            sink = decoder.refusalSink
+        }
+        return rewriteBudget >= 0
+    }
 
     /// How many keyed and unkeyed containers this decoder and its inner decoders made: the work of
     /// a Foundation-like pass that failed, which its second pass takes from ``retryBudget`` (a
@@ -383,6 +410,7 @@ final class TreeDecoder: Decoder {
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
+        rewriteBudget = TreeDecoder.rewriteAllowance(for: tree)
         self.depthBase = depthBase
         self.owner = owner
         self.context = context

@@ -321,6 +321,34 @@ extension JSONTree {
         }
     }
 
+    /// A cache for ``value(at:cache:)`` of a tree parsed from what `value` wrote: the root and
+    /// the containers directly in it, each the very value it was written from (members and
+    /// elements are written and parsed in order), so that a hooked type nested in JSON that a
+    /// hook returned finds its own JSON without building it again from the tree.
+    func cache(ofWritten value: JSONValue) -> [Int: JSONValue] {
+        var cache = [0: value]
+        guard nodes.count > 0 else { return cache }
+        let end = nodes[0].containerEnd
+        switch value {
+        case .object(let object) where nodes[0].kind == .object:
+            var keyIndex = 1
+            for member in object where keyIndex < end {
+                let valueIndex = keyIndex + 1
+                if member.value.isContainer { cache[valueIndex] = member.value }
+                keyIndex = next(after: valueIndex)
+            }
+        case .array(let elements) where nodes[0].kind == .array:
+            var elementIndex = 1
+            for element in elements where elementIndex < end {
+                if element.isContainer { cache[elementIndex] = element }
+                elementIndex = next(after: elementIndex)
+            }
+        default:
+            break
+        }
+        return cache
+    }
+
     /// The ``JSONValue`` of a node that is not a container.
     private func scalarValue(at index: Int) -> JSONValue {
         switch nodes[index].kind {
@@ -397,5 +425,15 @@ extension String {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = self
         return try copy.withUTF8(body)
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is an array or an object.
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .array, .object: return true
+        default: return false
+        }
     }
 }

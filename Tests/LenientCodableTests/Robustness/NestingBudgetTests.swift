@@ -243,6 +243,87 @@ import Testing
         #expect(String(describing: error).contains("willDecode of Deep"))
     }
 
+    /// A link whose `willDecode` changes its JSON at every level: each level's JSON is written
+    /// and parsed again, the whole subtree below it.
+    final class Link: Codable, DecodingHooks, Equatable {
+        var value: Int
+        var doubled: Int?
+        var next: Link?
+
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            guard case .object(var object) = json, case .number(let text) = object["value"] ?? .null,
+                let value = Int(text)
+            else { return json }
+            object["doubled"] = .number(String(value * 2))
+            return .object(object)
+        }
+
+        static func == (lhs: Link, rhs: Link) -> Bool {
+            lhs.value == rhs.value && lhs.doubled == rhs.doubled && lhs.next == rhs.next
+        }
+    }
+
+    static func linkChain(depth: Int, from start: Int = 0) -> String {
+        (0..<depth).map { #"{"value":\#(start + $0),"next":"# }.joined() + "null" + String(repeating: "}", count: depth)
+    }
+
+    /// Within the rewrite budget (eight times the input, and a mebibyte more), every level's
+    /// hook runs on its own changed JSON, and the value round-trips.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func aHookThatChangesItsValueAtEveryLevelOfASmallDocumentDecodes(options: LenientJSONDecoder.Options) throws {
+        let document = Self.linkChain(depth: 200)
+        let (link, report) = try LenientJSONDecoder(options: options).decodeWithReport(Link.self, from: document)
+        #expect(report.issues.isEmpty)
+        var current: Link? = link
+        var depth = 0
+        while let level = current {
+            #expect(level.value == depth && level.doubled == 2 * depth)
+            depth += 1
+            current = level.next
+        }
+        #expect(depth == 200)
+        let encoded = try LenientJSONEncoder().encode(link)
+        #expect(try LenientJSONDecoder(options: options).decode(Link.self, from: encoded) == link)
+    }
+
+    /// Chains of 64 changing levels fill 200 KB: rewriting each level's subtree would write 30
+    /// times the input. The budget stops it: strict fails with a clear error, lenient drops the
+    /// chains it cannot afford and reports each; both stop rewriting at the budget, so the time
+    /// stays linear in the input (it grew with depth × size).
+    @Test func hooksThatChangeTheirValueAtEveryLevelOfADeepDocumentStopAtTheRewriteBudget() throws {
+        let chains = (0..<220).map { Self.linkChain(depth: 64, from: 1_000 * $0) }
+        let document = "[" + chains.joined(separator: ",") + "]"
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode([Link].self, from: document)
+        }
+        #expect(String(describing: error).contains("past what this decode may rewrite"))
+        let (links, report) = try LenientJSONDecoder().decodeWithReport([Link].self, from: document)
+        #expect(!links.isEmpty && links.count < chains.count)
+        #expect(links.map(\.value) == (0..<links.count).map { 1_000 * $0 })
+        let dropped = report.issues.filter { $0.kind == .droppedElement }
+        #expect(dropped.count == chains.count - links.count)
+        #expect(dropped.allSatisfy { $0.message.contains("past what this decode may rewrite") })
+    }
+
+    /// JSON text in a string brings its own allowance, as it is part of the input; the hooks
+    /// inside it draw on the decode's one budget.
+    @Test func rewritesInsideJSONTextShareTheBudget() throws {
+        struct Envelope: Decodable {
+            var links: [Link]
+        }
+        func quoted(_ text: String) throws -> String { String(decoding: try JSONEncoder().encode(text), as: UTF8.self) }
+        let small = try quoted("[" + Self.linkChain(depth: 50) + "]")
+        let (envelope, report) = try LenientJSONDecoder().decodeWithReport(Envelope.self, from: #"{"links":\#(small)}"#)
+        #expect(envelope.links.count == 1 && envelope.links[0].next?.doubled == 2)
+        #expect(!report.issues.contains { $0.kind == .droppedElement })
+        let chains = (0..<220).map { Self.linkChain(depth: 64, from: 1_000 * $0) }
+        let large = try quoted("[" + chains.joined(separator: ",") + "]")
+        let (partial, partialReport) = try LenientJSONDecoder().decodeWithReport(
+            Envelope.self, from: #"{"links":\#(large)}"#)
+        #expect(!partial.links.isEmpty && partial.links.count < chains.count)
+        #expect(partialReport.issues.contains { $0.message.contains("past what this decode may rewrite") })
+    }
+
     // MARK: Re-entrance
 
     /// TMDb's `AnyCodable` probes `[Self]` in its own `init(from:)`: wrapping the object in an array would decode
