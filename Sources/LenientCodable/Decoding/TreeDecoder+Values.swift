@@ -67,11 +67,14 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         return unsafeBitCast(try buildMembers(Value.self, from: decoder, at: index, path: path), to: Self.self)
     }
 
-    /// Whether a dictionary whose keys are not strings is read member by member: in `.lenient`,
-    /// outside a Foundation-like pass, for keys that a JSON object's keys convert to.
+    /// Whether a dictionary whose keys are not strings is read here rather than by its own
+    /// `init(from:)`: in `.lenient`, for keys that a JSON object's keys convert to, member by
+    /// member outside a Foundation-like pass; and when a report is collected, also inside one,
+    /// to report the members that another spelling of their key replaced.
     @inline(never)
     private static func readsOtherKeys(in decoder: TreeDecoder) -> Bool {
-        decoder.isLenient && !decoder.inFoundationPass && decoder.options.dropsInvalidElements
+        decoder.isLenient
+            && (decoder.report != nil || (!decoder.inFoundationPass && decoder.options.dropsInvalidElements))
             && Key.self is any (CodingKeyRepresentable & Hashable & Decodable).Type
     }
 
@@ -85,7 +88,45 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
             // Not reached (`readsMembers(in:)` asked the same): the dictionary's own decoding.
             return try decoder.withNode(index, path: path) { try Self(from: $0) }
         }
-        return try decodeLossily(keyType, from: decoder, at: index, path: path)
+        guard decoder.inFoundationPass || !decoder.options.dropsInvalidElements else {
+            return try decodeLossily(keyType, from: decoder, at: index, path: path)
+        }
+        // The dictionary's own decoding, in which the last of members whose keys convert to the
+        // same key wins (`"1"` and `"01"`); the members it replaced are reported, as the lossy
+        // reading reports them, rather than lost without a word.
+        return try decoder.withNode(index, path: path) { inner in
+            let dictionary = try Self(from: inner)
+            if dictionary.count < inner.tree.count(of: index) { reportReplacedMembers(keyType, in: inner) }
+            return dictionary
+        }
+    }
+
+    /// Reports each member of the decoder's object whose key a later member's converts to.
+    private static func reportReplacedMembers<K: CodingKeyRepresentable & Hashable>(
+        _ keyType: K.Type, in decoder: TreeDecoder
+    ) {
+        let tree = decoder.tree
+        let object = decoder.nodeIndex
+        let end = tree[object].containerEnd
+        var spellings: [K: String] = [:]
+        var keyIndex = object + 1
+        while keyIndex < end {
+            let text = TreeDecoder.KeyedContainer<AnyCodingKey>.convert(
+                tree.string(at: keyIndex), strategy: decoder.settings.keyDecodingStrategy,
+                path: decoder.codingPathNode)
+            var codingKey = AnyCodingKey(text)
+            codingKey.intValue = Int(text)
+            if let key = K(codingKey: codingKey) {
+                // The same text again is no entry of its own (the first of duplicate keys wins, as
+                // for any object); another spelling replaces the earlier entry.
+                if let earlier = spellings[key], earlier != text {
+                    decoder.recordDroppedMember(
+                        key: earlier, reason: "a later member, \(text.debugDescription), has the same key")
+                }
+                if spellings[key] != text { spellings[key] = text }
+            }
+            keyIndex = tree.next(after: keyIndex + 1)
+        }
     }
 
     /// The members as ``LossyDictionary`` decodes them; `K` is `Key`, opened from an existential.

@@ -94,18 +94,18 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
                 treeDecoder?.recordDroppedMember(key: codingKey.stringValue, reason: "not a key of type \(Key.self)")
                 continue
             }
-            if let earlier = spellings[key] {
-                // Another spelling of an earlier member's key (`"04"` after `"4"`): the later one
-                // wins, as in `Dictionary`'s own decoding, and the earlier one is reported, not
-                // lost without a word.
-                treeDecoder?.recordDroppedMember(
-                    key: earlier, reason: "a later member, \(codingKey.stringValue.debugDescription), has the same key")
-            }
             // Asked with the integer too, so that a member's path is the one Dictionary's own
             // decoding gives it (`prices[2025]`).
             guard let attempt = try? container.decode(DecodingAttempt<Value>.self, forKey: keyWithInteger),
                 let value = attempt.value
             else { continue }
+            if let earlier = spellings[key] {
+                // Another spelling of an earlier member's key (`"04"` after `"4"`) with a value: the
+                // later one wins, as in `Dictionary`'s own decoding, and the earlier one is
+                // reported, not lost without a word.
+                treeDecoder?.recordDroppedMember(
+                    key: earlier, reason: "a later member, \(codingKey.stringValue.debugDescription), has the same key")
+            }
             entries[key] = value
             if treeDecoder != nil { spellings[key] = codingKey.stringValue }
         }

@@ -86,6 +86,34 @@ import Testing
         #expect(report.issues.filter { $0.message.contains("has the same key") }.count == 2)
     }
 
+    /// A member that another spelling of its key replaced is reported wherever the dictionary
+    /// is: at the top level, as a property and as an element, also when nothing else in it needed
+    /// forgiving (Foundation's own decoding replaced it, silently). The same key spelled the same
+    /// way is read as the first, as in any object, and a later spelling whose value is left out
+    /// replaces nothing.
+    @Test func aReplacedMemberIsReportedAtEveryLevel() throws {
+        let decoder = LenientJSONDecoder()
+        let object = #"{"4":1,"04":2,"5":5}"#
+        let top = try decoder.decodeWithReport([Int: Int].self, from: object)
+        let property = try decoder.decodeWithReport(Model.self, from: #"{"byID":\#(object),"byColor":{}}"#)
+        let element = try decoder.decodeWithReport([[Int: Int]].self, from: "[\(object)]")
+        #expect(top.value == [4: 2, 5: 5] && property.value.byID == [4: 2, 5: 5] && element.value == [[4: 2, 5: 5]])
+        for (report, prefix) in [(top.report, ""), (property.report, "byID"), (element.report, "[0]")] {
+            #expect(report.issues.map(\.path) == [prefix + "[4]"])
+            #expect(report.issues.map(\.kind) == [.droppedElement])
+            #expect(report.issues.first?.message == #"Dropped member "4": a later member, "04", has the same key."#)
+        }
+        let sameSpelling = try decoder.decodeWithReport(Model.self, from: #"{"byID":{"4":1,"4":2},"byColor":{}}"#)
+        #expect(sameSpelling.value.byID == [4: 1] && sameSpelling.report.issues.isEmpty)
+        let failedLater = try decoder.decodeWithReport(Model.self, from: #"{"byID":{"4":1,"04":"x"},"byColor":{}}"#)
+        #expect(failedLater.value.byID == [4: 1])
+        #expect(failedLater.report.issues.map(\.path) == ["byID.04"])
+        // What the lenient decoder kept is what it writes back, and reads again without a word.
+        let encoded = try LenientJSONEncoder().encode(property.value)
+        let again = try decoder.decodeWithReport(Model.self, from: encoded)
+        #expect(again.value == property.value && again.report.issues.isEmpty)
+    }
+
     /// A dictionary read member by member owns its storage: it outlives the decoder, is copied
     /// on write, and is read from many tasks at once.
     @Test func aDictionaryReadMemberByMemberOutlivesItsDecoder() async throws {
