@@ -243,11 +243,13 @@ extension TreeDecoder.KeyedContainer {
         var candidates = Self.propertyNames(spelledAs: name) + KeyStrategy.propertyNameCandidates(for: name)
         if hasTypeStrategy, let plan { candidates += plan.namesAskedFor(withStrategyKey: name) }
         for candidate in candidates where candidate != ownName {
-            // The first member the property's key finds is the one it reads: another that a
-            // decoder strategy converts to the same key (`userName` after `user_name`) is nobody's.
-            // (A type's strategy finds keys as written, and a repeated key is never kept.)
+            // The first member the property's key finds is the one it reads; another that the
+            // decoder's strategy converts to the same key (`userName` after `user_name`) is the
+            // same key repeated, which is never kept, as `{"a": 1, "a": 2}` keeps no second `a`:
+            // written back beside the property's own member, it would be read in its place
+            // wherever it sorts first. (A type's strategy finds keys as written.)
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name,
-                hasTypeStrategy || exactValueIndex(named: candidate) == keyIndex + 1
+                hasTypeStrategy || exactValueIndex(named: candidate) != nil
             {
                 return true
             }
