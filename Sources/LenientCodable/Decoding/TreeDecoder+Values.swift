@@ -167,6 +167,10 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
                 }
+            } else if decoder.decodesRepeatedMembers {
+                // Foundation's decoding under a key strategy that converts keys reads every
+                // member, the repeated ones too, and fails on one it cannot read.
+                _ = try decoder.unwrapElement(Member.self, at: valueIndex, path: box.appending(MemberKey(key)))
             }
             keyIndex = tree.next(after: valueIndex)
         }
@@ -175,6 +179,16 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
 }
 
 extension TreeDecoder {
+    /// Whether a `[String: T]` decodes the values of repeated keys too, which it then leaves out:
+    /// as Foundation's decoder does under a key strategy that converts keys, where a repeated
+    /// member it cannot read fails the decode (`{"a": 1, "a": "x"}` as `[String: Int]`). Outside
+    /// the lenient decoder's own pass, which forgives it; with the default keys Foundation reads
+    /// the first member only.
+    var decodesRepeatedMembers: Bool {
+        if case .useDefaultKeys = settings.keyDecodingStrategy { return false }
+        return !isLenient || inFoundationPass
+    }
+
     /// Decodes any `Decodable` from a node: the standard types directly, the types that
     /// Foundation treats specially (dates, data, URLs, decimals, string-keyed dictionaries)
     /// through the strategies, and everything else through its `init(from:)`.

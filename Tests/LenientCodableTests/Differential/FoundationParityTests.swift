@@ -25,6 +25,51 @@ import Testing
         }
     }
 
+    enum DuplicateKeyStrategy: String, CaseIterable, Sendable { case defaultKeys, snakeCase, custom }
+
+    /// A `[String: T]` with a repeated key: Foundation keeps the first member, and under a key
+    /// strategy that converts keys also reads the repeated ones, failing on one it cannot read.
+    @Test(arguments: DuplicateKeyStrategy.allCases, [#"{"a":1,"a":2}"#, #"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#])
+    func repeatedKeysOfAStringKeyedDictionaryAsFoundationReadsThem(strategy: DuplicateKeyStrategy, json: String)
+        throws
+    {
+        let foundation = JSONDecoder()
+        let strict = LenientJSONDecoder(options: .strict)
+        let lenient = LenientJSONDecoder()
+        for decoder in [strict, lenient] {
+            switch strategy {
+            case .defaultKeys: break
+            case .snakeCase: decoder.keyDecodingStrategy = .convertFromSnakeCase
+            case .custom: decoder.keyDecodingStrategy = .custom { $0.last! }
+            }
+        }
+        foundation.keyDecodingStrategy = strict.keyDecodingStrategy
+        let expected = Result { try foundation.decode([String: Int].self, from: Data(json.utf8)) }
+        let ours = Result { try strict.decode([String: Int].self, from: json) }
+        switch (expected, ours) {
+        case (.success(let value), .success(let strictValue)):
+            #expect(strictValue == value)
+        case (.failure(let error), .failure(let strictError)):
+            guard case DecodingError.typeMismatch(_, let context) = error,
+                case DecodingError.typeMismatch(_, let strictContext) = strictError
+            else {
+                Issue.record("Expected type mismatches, got \(error) and \(strictError)")
+                return
+            }
+            #expect(strictContext.codingPath.map(\.stringValue) == context.codingPath.map(\.stringValue))
+        default:
+            Issue.record("Foundation gave \(expected), strict \(ours)")
+        }
+        // The lenient decoder gives Foundation's value where there is one, and the first
+        // member's otherwise (a repeated key is no value of its own).
+        let first = try lenient.decode([String: Int].self, from: json)
+        if case .success(let value) = expected {
+            #expect(first == value)
+        } else if json.hasPrefix(#"{"a":1"#) {
+            #expect(first == ["a": 1])
+        }
+    }
+
     @Test func topLevelDecodesTheRuntimeTypePassedIn() throws {
         let type: Base.Type = Child.self
         let foundation = try JSONDecoder().decode(type, from: Data(#"{"name":"x"}"#.utf8))
