@@ -373,10 +373,9 @@ extension TreeDecoder {
                 .init(
                     codingPath: path.path,
                     debugDescription:
-                        "\(producer()) returned JSON past what this decode may rewrite: hooks and transforms "
-                        + "that change their values wrote more than eight times the input's size. A hook "
-                        + "that changes its value at every level of a deep document writes each level's "
-                        + "whole subtree again."))
+                        "\(producer()) \(TreeDecoder.rewriteRefusal): hooks and transforms that change their "
+                        + "values wrote more than eight times the input's size. A hook that changes its "
+                        + "value at every level of a deep document writes each level's whole subtree again."))
         }
         return try bytes.withUnsafeBufferPointer { buffer in
             let subtree: JSONTree
@@ -416,7 +415,9 @@ extension TreeDecoder {
         let budget = retryBudget
         inner.retryBudget = addsAllowance ? budget &+ inner.retryBudget : budget
         let rewrites = rewriteBudget
-        inner.rewriteBudget = addsAllowance ? rewrites &+ inner.rewriteBudget : rewrites
+        // JSON text adds eight times its own size, without the floor a whole document brings:
+        // many small strings must not bring a mebibyte each.
+        inner.rewriteBudget = addsAllowance ? rewrites &+ 8 &* tree.input.count : rewrites
         inner.inFoundationPass = inFoundationPass
         inner.stackExhaustion = stackExhaustion
         // The thread's stack bounds, found once: asking for them reads the process's memory map
@@ -452,6 +453,15 @@ extension TreeDecoder {
             .init(
                 codingPath: path.path, debugDescription: "\(TreeDecoder.rejectionPrefix)\(type).\(hook): \(error)",
                 underlyingError: error))
+    }
+
+    /// The words that tell a value refused for the rewrite budget (``rewriteBudget``).
+    static let rewriteRefusal = "returned JSON past what this decode may rewrite"
+
+    /// Whether an error is a refusal for the rewrite budget, of this value or one inside it.
+    static func isRewriteRefusal(_ error: any Error) -> Bool {
+        guard case DecodingError.dataCorrupted(let context) = error else { return false }
+        return context.debugDescription.contains(rewriteRefusal)
     }
 
     /// Whether an error is a hook's rejection of the value at `path` itself.

@@ -827,7 +827,32 @@ extension TreeDecoder {
                     "\(TreeDecoder.reason(failure)); used \(described) \(TreeDecoder.describeDefault(value)).")
                 return value
             }
-            return try decoder.withSubtree(
+            let mark = decoder.reportMark
+            do {
+                return try decodeTransformedJSON(
+                    &json, type, at: index, path: path, key: key, isRequired: isRequired,
+                    declaredDefault: declaredDefault, body)
+            } catch  where TreeDecoder.isRewriteRefusal(error) {
+                // The JSON it returned was past the rewrite budget: forgiven as a transform that
+                // failed is.
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
+                    let value = declaredDefault ?? defaultValue(of: T.self), decoder.mayForgive()
+                else { throw error }
+                decoder.rollbackReport(to: mark)
+                let described = declaredDefault == nil ? "the default" : "the declared default"
+                decoder.record(
+                    .defaulted, path: path, found: index,
+                    "\(TreeDecoder.reason(error)); used \(described) \(TreeDecoder.describeDefault(value)).")
+                return value
+            }
+        }
+
+        /// The transformed JSON of a non-optional property, decoded through a tree of its own.
+        private func decodeTransformedJSON<T>(
+            _ json: inout JSONValue, _ type: T.Type, at index: Int, path: CodingPathNode, key: Key, isRequired: Bool,
+            declaredDefault: T?, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            try decoder.withSubtree(
                 of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
                 inner, _ in
@@ -880,12 +905,24 @@ extension TreeDecoder {
                 decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
                 return nil
             }
-            return try decoder.withSubtree(
-                of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
-            ) {
-                inner, _ in
-                if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
-                return try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+            let mark = decoder.reportMark
+            do {
+                return try decoder.withSubtree(
+                    of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+                ) {
+                    inner, _ in
+                    if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }
+                    return try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
+                }
+            } catch  where TreeDecoder.isRewriteRefusal(error) {
+                // The JSON it returned was past the rewrite budget: forgiven as a transform that
+                // failed is.
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues, decoder.mayForgive() else {
+                    throw error
+                }
+                decoder.rollbackReport(to: mark)
+                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
+                return nil
             }
         }
 

@@ -345,6 +345,7 @@ extension TreeDecoder {
         }
         let before = refusals
         let work = containersMade
+        let rewrites = rewriteBudget
         inFoundationPass = true
         modelLevel &+= 1
         defer { modelLevel &-= 1 }
@@ -368,6 +369,15 @@ extension TreeDecoder {
             // Paid for even when the budget runs out here: the types inside then take one pass.
             // The failed pass's own work counts too: it may have gone deep into JSON hooks made.
             retryBudget -= containersMade &- work
+            // So does what it rewrote through hooks, a node for every eight bytes, given back to
+            // the rewrite budget, which bounds the JSON of the passes that succeed: otherwise one
+            // forgivable value deep in a hooked document would spend every level's rewrites
+            // again, and a document within the budget when clean would be cut short.
+            let rewritten = rewrites &- rewriteBudget
+            if rewritten > 0 {
+                _ = spendRewriteBudget(-rewritten)
+                retryBudget -= rewritten / 8
+            }
             _ = spendRetryBudget(on: index)
             return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }

@@ -328,15 +328,19 @@ final class TreeDecoder: Decoder {
     static func rewriteAllowance(for tree: JSONTree) -> Int { 8 * tree.input.count + (1 << 20) }
 
     /// Takes the size of rewritten JSON from the budget, of this decoder and of those that
-    /// handed it out as a super decoder; `false` once it is spent.
+    /// handed it out as a super decoder; `false` once any of them has spent it (super decoders
+    /// alive at once each took a copy of their parent's budget, which their parent's bounds).
+    /// A negative size gives back what a failed pass spent.
     func spendRewriteBudget(_ bytes: Int) -> Bool {
         rewriteBudget -= bytes
+        var withinBudget = rewriteBudget >= 0
         var sink = refusalSink
         while let decoder = sink {
             decoder.rewriteBudget -= bytes
+            withinBudget = withinBudget && decoder.rewriteBudget >= 0
             sink = decoder.refusalSink
         }
-        return rewriteBudget >= 0
+        return withinBudget
     }
 
     /// How many keyed and unkeyed containers this decoder and its inner decoders made: the work of
@@ -677,6 +681,9 @@ final class TreeDecoder: Decoder {
     /// decoder built before when it can: a hooked type nested in hooked types, level after
     /// level, finds its JSON inside its parent's instead of building the whole subtree again.
     func sharedJSONValue(at index: Int) -> JSONValue {
+        // A super decoder reads its owner's tree: the values built there serve it too, so that
+        // hooked types decoded through super decoders at every level build their JSON once.
+        if let owner { return owner.sharedJSONValue(at: index) }
         if builtValues == nil { builtValues = [:] }
         if builtValues?[index] == nil { materializedNodes += tree.next(after: index) - index }
         return tree.value(at: index, cache: &builtValues)
