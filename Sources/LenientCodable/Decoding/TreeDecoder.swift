@@ -685,7 +685,7 @@ final class TreeDecoder: Decoder {
         // hooked types decoded through super decoders at every level build their JSON once.
         if let owner { return owner.sharedJSONValue(at: index) }
         if builtValues == nil { builtValues = [:] }
-        if builtValues?[index] == nil { materializedNodes += tree.next(after: index) - index }
+        if builtValues?[index] == nil { (owner ?? self).materializedNodes += tree.next(after: index) - index }
         return tree.value(at: index, cache: &builtValues)
     }
 
