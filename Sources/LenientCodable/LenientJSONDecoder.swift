@@ -240,12 +240,27 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// Decodes a value of the given type from what `JSONSerialization` produces: dictionaries,
     /// arrays, strings, `NSNumber`s and `NSNull`.
     ///
+    /// Swift values of the same shapes are accepted too (`[String: Any]` holding `Int`, `Bool`,
+    /// `String`, `nil`, ``JSONValue``). Dictionaries' members are read in the order of their keys.
+    /// The graph has the nesting budget of JSON text: 512 levels of arrays and dictionaries. A
+    /// graph that contains itself (an `NSMutableArray` added to itself) nests without end and is
+    /// refused like one nested too deep.
+    ///
+    /// ```swift
+    /// let object = try JSONSerialization.jsonObject(with: data)
+    /// let book = try LenientJSONDecoder().decode(Book.self, fromJSONObject: object)
+    /// ```
+    ///
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - object: A JSON object graph.
     /// - Returns: The decoded value.
-    /// - Throws: `DecodingError.dataCorrupted` when the object is not a valid JSON object graph,
-    ///   and otherwise as ``decode(_:from:)-(_,Data)`` does.
+    /// - Throws: `DecodingError.dataCorrupted`, with the top-level coding path as for JSON text
+    ///   nested too deep, when the object is not a valid JSON object graph: it holds a value that
+    ///   is not JSON, a dictionary key that is not a string, arrays and dictionaries nested more
+    ///   than 512 levels deep, or itself. Otherwise as ``decode(_:from:)-(_,Data)`` does.
+    /// - Complexity: O(*n* log *n*) in the number of values in the graph, for sorting each
+    ///   dictionary's keys; each array and dictionary is read once, whatever the depth.
     public func decode<T: Decodable>(_ type: T.Type, fromJSONObject object: Any) throws -> T {
         try decode(type, from: try JSONValue.fromJSONObject(object))
     }
@@ -398,19 +413,5 @@ struct DecoderSettings: @unchecked Sendable {
 
     init(options: LenientJSONDecoder.Options) {
         self.options = options
-    }
-}
-
-extension JSONValue {
-    /// The value of a `JSONSerialization` object graph, or the decoder's error for one that is not.
-    static func fromJSONObject(_ object: Any) throws -> JSONValue {
-        do {
-            return try JSONValue(jsonObject: object)
-        } catch {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [], debugDescription: "The given object is not a valid JSON object graph.",
-                    underlyingError: error))
-        }
     }
 }

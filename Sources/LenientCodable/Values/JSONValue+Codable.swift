@@ -167,54 +167,6 @@ struct AnyCodingKey: CodingKey, Hashable, Sendable {
     static let `super` = AnyCodingKey("super")
 }
 
-// MARK: - JSONSerialization objects
-
-extension JSONValue {
-    /// Converts what `JSONSerialization` produces (dictionaries, arrays, strings, `NSNumber`s,
-    /// `NSNull`) or plain Swift values of those shapes.
-    init(jsonObject object: Any) throws {
-        switch object {
-        case is NSNull:
-            self = .null
-        case let value as JSONValue:
-            self = value
-        case let value as String:
-            self = .string(value)
-        case let value as NSNumber:
-            // Booleans are NSNumbers whose storage type is a C `char`, on every platform.
-            if String(cString: value.objCType) == "c" {
-                self = .bool(value.boolValue)
-            } else {
-                self = .number(JSONValue.literal(for: value))
-            }
-        case let value as [Any]:
-            self = .array(try value.map(JSONValue.init(jsonObject:)))
-        case let value as [String: Any]:
-            let members = try value.sorted { $0.key < $1.key }.map {
-                (key: $0.key, value: try JSONValue(jsonObject: $0.value))
-            }
-            self = .object(JSONObject(uniqueMembers: members))
-        case Optional<Any>.none:
-            self = .null
-        default:
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "Value of type \(type(of: object)) is not a JSON value."))
-        }
-    }
-
-    private static func literal(for number: NSNumber) -> String {
-        if let decimal = number as? NSDecimalNumber { return decimal.stringValue }
-        switch String(cString: number.objCType) {
-        case "f", "d":
-            return literal(for: number.doubleValue)
-        case "Q", "L", "I", "S", "C":
-            return String(number.uint64Value)
-        default:
-            return String(number.int64Value)
-        }
-    }
-}
-
 // MARK: - Description
 
 extension JSONValue: CustomStringConvertible {
