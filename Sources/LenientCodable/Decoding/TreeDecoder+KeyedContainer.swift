@@ -100,6 +100,9 @@ final class KeyedContainerState {
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
     }
 
+    /// The next of the decoder's spare states, while this one is a spare; `nil` otherwise.
+    @exclusivity(unchecked) var nextSpare: KeyedContainerState?
+
     /// Lets go of the path box while the state waits to be reused.
     @inline(__always)
     func releasePathBox() { pathBoxOwner = nil }

@@ -34,8 +34,12 @@ final class TreeDecoder: Decoder {
     /// The state of the last keyed container made on the value being decoded, while states
     /// are recycled: when the value is done and nothing holds the state, it becomes the spare.
     @exclusivity(unchecked) private var currentContainerState: KeyedContainerState?
-    /// A state that no container holds, for the next keyed container.
-    @exclusivity(unchecked) private var spareContainerState: KeyedContainerState?
+    /// States that no container holds, for the next keyed containers, linked through their
+    /// ``KeyedContainerState/nextSpare``: one for each level of nesting that a document's values
+    /// repeat (a status, its user, the user's entities), up to ``maximumSpareContainerStates``.
+    @exclusivity(unchecked) private var spareContainerStates: KeyedContainerState?
+    @exclusivity(unchecked) private var spareContainerStateCount = 0
+    private static let maximumSpareContainerStates = 8
     var codingPathNode: CodingPathNode { pathBox.node }
     /// The model type being decoded, whose key mapping applies to the keyed containers it asks for.
     @exclusivity(unchecked) var currentType: Any.Type?
@@ -607,8 +611,10 @@ final class TreeDecoder: Decoder {
                 decoder: self, objectIndex: nodeIndex, pathBox: pathBox, plan: plan, order: order)
         }
         let state: KeyedContainerState
-        if let spare = spareContainerState {
-            spareContainerState = nil
+        if let spare = spareContainerStates {
+            spareContainerStates = spare.nextSpare
+            spare.nextSpare = nil
+            spareContainerStateCount &-= 1
             spare.reuse(objectIndex: nodeIndex, pathBox: pathBox, plan: plan, order: order)
             state = spare
         } else {
@@ -624,7 +630,12 @@ final class TreeDecoder: Decoder {
     func stopRecyclingContainerStates() {
         recyclesContainerStates = false
         currentContainerState = nil
-        spareContainerState = nil
+        // Released one by one: a long list released by recursion would take a frame per state.
+        while let spare = spareContainerStates {
+            spareContainerStates = spare.nextSpare
+            spare.nextSpare = nil
+        }
+        spareContainerStateCount = 0
     }
 
     /// Records in ``SiblingCodingKeys`` that containers keyed by `first` and `second` read one
@@ -712,9 +723,13 @@ final class TreeDecoder: Decoder {
             if var state = currentContainerState {
                 currentContainerState = nil
                 // No container holds the state (none was kept): the next one reuses it.
-                if isKnownUniquelyReferenced(&state) && spareContainerState == nil {
+                if isKnownUniquelyReferenced(&state)
+                    && spareContainerStateCount < TreeDecoder.maximumSpareContainerStates
+                {
                     state.releasePathBox()
-                    spareContainerState = state
+                    state.nextSpare = spareContainerStates
+                    spareContainerStates = state
+                    spareContainerStateCount &+= 1
                 }
             }
             currentContainerState = savedState
