@@ -354,7 +354,7 @@ extension TreeDecoder {
         producedBy producer: @autoclosure () -> String, _ body: (TreeDecoder, JSONValue) throws -> R
     ) throws -> R {
         let budget = remainingDepth(at: index)
-        var bytes: [UInt8]
+        let bytes: [UInt8]
         do {
             bytes = try JSONValueWriter.compactUTF8(json, maxDepth: budget, allowsNonFiniteNames: tree.isJSON5)
         } catch {
@@ -368,7 +368,6 @@ extension TreeDecoder {
                     underlyingError: error))
         }
         guard spendRewriteBudget(bytes.count) else {
-            bytes = []
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: path.path,

@@ -322,9 +322,10 @@ final class TreeDecoder: Decoder {
     /// what they were given: such JSON is written and parsed into a tree of its own, at the cost
     /// of its size, so a hook that changes its value at every level of a deep document would
     /// write each level's whole subtree again (a cost of depth times size). Proportional to the
-    /// input (``rewriteAllowance(for:)``); inner decoders and super decoders draw on it, and
-    /// JSON text in a string adds its own tree's allowance (it is part of the input). Once
-    /// spent, a value whose JSON a hook or transform changed fails with a `DecodingError`.
+    /// input (``rewriteAllowance(for:)``); inner decoders and super decoders draw on it, JSON
+    /// text in a string adds eight times its size (it is part of the input), and what a failed
+    /// Foundation-like pass rewrote is given back and charged to ``retryBudget``. Once spent, a
+    /// value whose JSON a hook or transform changed fails with a `DecodingError`.
     @exclusivity(unchecked) var rewriteBudget: Int
 
     /// The rewrite budget a tree brings: eight times its input, and a mebibyte more, so that
@@ -696,6 +697,8 @@ final class TreeDecoder: Decoder {
         // hooked types decoded through super decoders at every level build their JSON once.
         if let owner { return owner.sharedJSONValue(at: index) }
         if builtValues == nil { builtValues = [:] }
+        // Counted into the owner even here, where there is none, so that the tally a test reads
+        // from the top decoder would show a super decoder building its own JSON again.
         if builtValues?[index] == nil { (owner ?? self).materializedNodes += tree.next(after: index) - index }
         return tree.value(at: index, cache: &builtValues)
     }
