@@ -816,37 +816,32 @@ extension TreeDecoder {
             declaredDefault: T? = nil, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             let path = pathBox.appending(key)
-            var json: JSONValue
-            do {
-                json = try transform(decoder.sharedJSONValue(at: index))
-            } catch {
-                let failure = transformFailure(key, error: error, at: index, path: path)
+            let mark = decoder.reportMark
+            // A transform that throws, or whose JSON comes past the rewrite budget: in `.lenient`,
+            // the property's default, reported.
+            func forgive(_ failure: any Error) throws -> T {
                 guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
                     let value = declaredDefault ?? defaultValue(of: T.self), decoder.mayForgive()
                 else { throw failure }
+                decoder.rollbackReport(to: mark)
                 let described = declaredDefault == nil ? "the default" : "the declared default"
                 decoder.record(
                     .defaulted, path: path, found: index,
                     "\(TreeDecoder.reason(failure)); used \(described) \(TreeDecoder.describeDefault(value)).")
                 return value
             }
-            let mark = decoder.reportMark
+            var json: JSONValue
+            do {
+                json = try transform(decoder.sharedJSONValue(at: index))
+            } catch {
+                return try forgive(transformFailure(key, error: error, at: index, path: path))
+            }
             do {
                 return try decodeTransformedJSON(
                     &json, type, at: index, path: path, key: key, isRequired: isRequired,
                     declaredDefault: declaredDefault, body)
             } catch  where TreeDecoder.isRewriteRefusal(error) {
-                // The JSON it returned was past the rewrite budget: forgiven as a transform that
-                // failed is.
-                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues,
-                    let value = declaredDefault ?? defaultValue(of: T.self), decoder.mayForgive()
-                else { throw error }
-                decoder.rollbackReport(to: mark)
-                let described = declaredDefault == nil ? "the default" : "the declared default"
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "\(TreeDecoder.reason(error)); used \(described) \(TreeDecoder.describeDefault(value)).")
-                return value
+                return try forgive(error)
             }
         }
 
@@ -897,18 +892,23 @@ extension TreeDecoder {
                 return nil
             }
             let path = pathBox.appending(key)
+            let mark = decoder.reportMark
+            // A transform that throws, or whose JSON comes past the rewrite budget: in `.lenient`,
+            // `nil`, reported.
+            func forgive(_ failure: any Error) throws -> T? {
+                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues, decoder.mayForgive() else {
+                    throw failure
+                }
+                decoder.rollbackReport(to: mark)
+                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
+                return nil
+            }
             var json: JSONValue
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
-                let failure = transformFailure(key, error: error, at: index, path: path)
-                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues, decoder.mayForgive() else {
-                    throw failure
-                }
-                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
-                return nil
+                return try forgive(transformFailure(key, error: error, at: index, path: path))
             }
-            let mark = decoder.reportMark
             do {
                 return try decoder.withSubtree(
                     of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
@@ -918,14 +918,7 @@ extension TreeDecoder {
                     return try Self.decodeFoundOptional(type, decoder: inner, index: 0, path: path, body)
                 }
             } catch  where TreeDecoder.isRewriteRefusal(error) {
-                // The JSON it returned was past the rewrite budget: forgiven as a transform that
-                // failed is.
-                guard !isRequired, decoder.isLenient, decoder.options.defaultsInvalidValues, decoder.mayForgive() else {
-                    throw error
-                }
-                decoder.rollbackReport(to: mark)
-                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
-                return nil
+                return try forgive(error)
             }
         }
 
