@@ -243,7 +243,9 @@ extension TreeDecoder {
             case .found(let index):
                 // Here only for a `null`, in `.lenient`: under a list of fallbacks, a value under
                 // another spelling of a candidate wins over it, as a missing candidate's would.
-                guard case .sources(let candidates)? = plan?.entry(for: name), candidates.count > 1 else { return index }
+                guard case .sources(let candidates)? = plan?.entry(for: name), candidates.count > 1 else {
+                    return index
+                }
                 return valueIndexLoosely(forKey: key, pastNull: index, forgiving: false) ?? index
             case .fallback(let index, let position):
                 if decoder.report != nil { recordFallback(key, position: position) }
