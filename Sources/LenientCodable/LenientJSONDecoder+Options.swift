@@ -36,8 +36,9 @@ extension LenientJSONDecoder {
         public var allowsLooseKeyMatching: Bool
 
         /// Whether members of the JSON that no property reads are reported as
-        /// ``DecodingIssue/Kind/unknownKey``; what an ``UnknownKeys`` property keeps is not. Off in
-        /// both presets: turn it on to watch an API grow.
+        /// ``DecodingIssue/Kind/unknownKey``, also those beside a nested key in the objects and
+        /// arrays it steps through; what an ``UnknownKeys`` property keeps is not. Off in both
+        /// presets: turn it on to watch an API grow.
         public var reportsUnknownKeys: Bool
 
         // MARK: Coercion

@@ -7,7 +7,8 @@ import Foundation
 /// is on. Reads are tracked by key node only in that case.
 extension TreeDecoder {
     /// Marks the member of `objectIndex` that holds the value at `valueIndex` (directly or
-    /// through a nested key) as read.
+    /// through a nested key, into objects and arrays) as read. A member read through, and not
+    /// whole, is also remembered as passed (``passedKeys``), so that the report looks inside it.
     func markRead(valueIndex: Int, in objectIndex: Int) {
         guard readKeys != nil else { return }
         let end = tree.next(after: objectIndex)
@@ -15,13 +16,45 @@ extension TreeDecoder {
         while keyIndex < end {
             let memberEnd = tree.next(after: keyIndex + 1)
             if valueIndex > keyIndex && valueIndex < memberEnd {
-                readKeys?.insert(keyIndex)
-                if valueIndex != keyIndex + 1, tree[keyIndex + 1].kind == .object {
-                    markRead(valueIndex: valueIndex, in: keyIndex + 1)
-                }
+                markRead(node: keyIndex, whole: valueIndex == keyIndex + 1)
+                if valueIndex != keyIndex + 1 { markRead(valueIndex: valueIndex, inside: keyIndex + 1) }
                 return
             }
             keyIndex = memberEnd
+        }
+    }
+
+    /// ``markRead(valueIndex:in:)`` from the container at `containerIndex` down, which holds
+    /// `valueIndex` deeper than its own children: an object's member or an array's element.
+    private func markRead(valueIndex: Int, inside containerIndex: Int) {
+        switch tree[containerIndex].kind {
+        case .object:
+            markRead(valueIndex: valueIndex, in: containerIndex)
+        case .array:
+            var element = containerIndex + 1
+            let end = tree[containerIndex].containerEnd
+            while element < end {
+                let elementEnd = tree.next(after: element)
+                if valueIndex >= element && valueIndex < elementEnd {
+                    markRead(node: element, whole: valueIndex == element)
+                    if valueIndex != element { markRead(valueIndex: valueIndex, inside: element) }
+                    return
+                }
+                element = elementEnd
+            }
+        default:
+            return
+        }
+    }
+
+    /// Marks a member's key node, or an array's element, as read: whole, or passed through to a
+    /// value inside it unless it was read before.
+    private func markRead(node: Int, whole: Bool) {
+        if whole {
+            readKeys?.insert(node)
+            if !passedKeys.isEmpty { passedKeys.remove(node) }
+        } else if readKeys?.insert(node).inserted == true {
+            passedKeys.insert(node)
         }
     }
 
@@ -42,7 +75,8 @@ extension TreeDecoder {
         }
     }
 
-    /// Records the members of an object that the model just decoded from it did not read.
+    /// Records the members of an object that the model just decoded from it did not read, and
+    /// inside the members that a nested key went through (`"ext.desc"`), those that nothing read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
         guard let readKeys else { return }
         let end = tree.next(after: objectIndex)
@@ -50,12 +84,41 @@ extension TreeDecoder {
         var seen = Set<String>()
         while keyIndex < end {
             let name = tree.string(at: keyIndex)
-            if !readKeys.contains(keyIndex), seen.insert(name).inserted {
+            let isFirst = seen.insert(name).inserted
+            if !readKeys.contains(keyIndex), isFirst {
                 record(
                     .unknownKey, path: path.appending(AnyCodingKey(name)), found: keyIndex + 1,
                     "No property reads the key \(name.debugDescription).")
+            } else if isFirst, passedKeys.contains(keyIndex) {
+                reportUnreadKeys(inside: keyIndex + 1, path: path.appending(AnyCodingKey(name)))
             }
             keyIndex = tree.next(after: keyIndex + 1)
+        }
+    }
+
+    /// ``reportUnreadKeys(of:path:)`` for a value that a nested key went through: an object's
+    /// members, or the members of an array's elements, that nothing read (an element that nothing
+    /// read at all has every member unread).
+    private func reportUnreadKeys(inside index: Int, path: CodingPathNode) {
+        switch tree[index].kind {
+        case .object:
+            reportUnreadKeys(of: index, path: path)
+        case .array:
+            var element = index + 1
+            var position = 0
+            let end = tree[index].containerEnd
+            while element < end {
+                let elementPath = path.appending(AnyCodingKey(intValue: position))
+                if readKeys?.contains(element) != true {
+                    if tree[element].kind == .object { reportUnreadKeys(of: element, path: elementPath) }
+                } else if passedKeys.contains(element) {
+                    reportUnreadKeys(inside: element, path: elementPath)
+                }
+                element = tree.next(after: element)
+                position += 1
+            }
+        default:
+            return
         }
     }
 }
@@ -122,7 +185,9 @@ extension TreeDecoder.KeyedContainer {
                     ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
             {
                 members.append((key: key, value: value))
+                // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
                 decoder.readKeys?.insert(keyIndex)
+                if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(keyIndex) }
             }
             keyIndex = tree.next(after: valueIndex)
         }

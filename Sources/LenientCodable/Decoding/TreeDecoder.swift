@@ -79,6 +79,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
+        @exclusivity(unchecked) var passedKeys: Set<Int> = []
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
@@ -185,6 +186,13 @@ final class TreeDecoder: Decoder {
     var looselyReadKeys: Set<Int> {
         get { occasionalState?.looselyReadKeys ?? [] }
         _modify { yield &occasional.looselyReadKeys }
+    }
+    /// The key nodes (and array elements) that a nested key went through to a value inside them,
+    /// and that nothing read whole, when unknown keys are reported: the report looks inside them
+    /// for members that no property reads (``reportUnreadKeys(of:path:)``).
+    var passedKeys: Set<Int> {
+        get { occasionalState?.passedKeys ?? [] }
+        _modify { yield &occasional.passedKeys }
     }
     /// The calls the pass under way logged, in order.
     var callLog: [LoggedCall] {

@@ -179,6 +179,52 @@ extension UnknownKeysNestedKeyTests {
         #expect(report.issues.first?.path == "ID")
         #expect(try LenientJSONEncoder().encodeToJSONValue(value) == ["id": 1])
     }
+
+    struct Owner: Codable, Equatable {
+        var name: String
+    }
+
+    struct PathsWithoutExtras: Codable, Equatable, KeyMapping {
+        var desc: Int
+        var time: Int?
+        var owner: Owner?
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc", "time": "info[1].time"] }
+    }
+
+    struct PathsWithExtras: Codable, Equatable, KeyMapping {
+        var desc: Int
+        var time: Int?
+        var owner: Owner?
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc", "time": "info[1].time"] }
+    }
+
+    /// What a nested key goes through is looked inside: the members beside it that no property
+    /// reads are reported, where `UnknownKeys` would keep them, and nothing is reported twice.
+    @Test func membersBesideANestedKeyAreUnknownKeysToo() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"""
+            {"ext":{"desc":1,"other":2,"deeper":{"a":1}},"info":[{"x":1},{"time":2,"y":3},4],
+             "owner":{"name":"o","z":1},"zz":1}
+            """#
+        let (value, report) = try decoder.decodeWithReport(PathsWithoutExtras.self, from: json)
+        #expect(value == PathsWithoutExtras(desc: 1, time: 2, owner: Owner(name: "o")))
+        #expect(
+            report.issues(ofKind: .unknownKey).map(\.path).sorted() == [
+                "ext.deeper", "ext.other", "info[0].x", "info[1].y", "owner.z", "zz",
+            ])
+        #expect(report.issues.count == 6, "\(report)")
+
+        // With an UnknownKeys property, every one of them is kept and none is reported; the
+        // model comes back the same.
+        let (kept, keptReport) = try decoder.decodeWithReport(PathsWithExtras.self, from: json)
+        #expect(keptReport.issues(ofKind: .unknownKey).map(\.path) == ["owner.z"])
+        #expect(Set(kept.extras.keys) == ["ext", "info", "zz"])
+        let again = try decoder.decode(PathsWithExtras.self, from: LenientJSONEncoder().encode(kept))
+        #expect(again == kept)
+    }
 }
 
 // MARK: - What the encoder merges
