@@ -269,6 +269,7 @@ extension TreeDecoder {
         /// As with exact keys, the first non-null value wins, and a `null` is not reported as a
         /// fallback: it is no value found under another key, and the property's own treatment of
         /// null (a default, `nil`, an error) is the one thing to say about it.
+        @inline(never)
         private func valueIndexLoosely(forKey key: Key) -> Int? {
             let name = key.stringValue
             switch plan?.entry(for: name) {

@@ -9,6 +9,7 @@ extension TreeDecoder {
     /// Marks the member of `objectIndex` that holds the value at `valueIndex` (directly or
     /// through a nested key, into objects and arrays) as read. A member read through, and not
     /// whole, is also remembered as passed (``passedKeys``), so that the report looks inside it.
+    @inline(never)
     func markRead(valueIndex: Int, in objectIndex: Int) {
         guard readKeys != nil else { return }
         let end = tree.next(after: objectIndex)

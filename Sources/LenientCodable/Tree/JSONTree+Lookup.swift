@@ -200,9 +200,42 @@ extension JSONTree {
         guard nodes[objectIndex].kind == .object else { return nil }
         let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
+        // Most members differ from the key in their first letter: compared first, alone, it
+        // rules them out for a few instructions each. A key without a significant byte matches
+        // only keys without one, which the full comparison finds.
+        guard let first = JSONTree.firstLooseByte(of: key) else {
+            while keyIndex < end {
+                if keyMatchesLoosely(at: keyIndex, key) { return keyIndex }
+                keyIndex = next(after: keyIndex + 1)
+            }
+            return nil
+        }
+        let input = self.input
         while keyIndex < end {
-            if keyMatchesLoosely(at: keyIndex, key) { return keyIndex }
+            let node = nodes[keyIndex]
+            if node.has(JSONNode.hasEscapes) || node.shortLength == 0 {
+                if keyMatchesLoosely(at: keyIndex, key) { return keyIndex }
+            } else {
+                // A key node's text is within the input, and at least one byte long here.
+                let byte = input[node.offset]
+                let folded = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                if folded == first || JSONTree.looseByte(byte) == nil,
+                    JSONTree.looselyEqual(bytes(of: node), key)
+                {
+                    return keyIndex
+                }
+            }
             keyIndex = next(after: keyIndex + 1)
+        }
+        return nil
+    }
+
+    /// The first byte of a key that loose matching compares (``looseByte(_:)``), or `nil` when it
+    /// has none.
+    @inline(__always)
+    static func firstLooseByte(of key: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        for byte in key {
+            if let significant = looseByte(byte) { return significant }
         }
         return nil
     }
@@ -242,16 +275,23 @@ extension JSONTree {
             : JSONTree.looselyEqual(bytes(of: node), key)
     }
 
-    /// ``findMemberLoosely(in:key:)`` for a keyed container's object, which first asks the
-    /// object's ``LooseKeySummary`` (built on the container's first loose search, kept in its path
-    /// box): a key that no member can match loosely, the common case of an optional property the
-    /// document leaves out, costs a hash instead of a comparison with every member.
+    /// ``findMemberLoosely(in:key:)`` for a keyed container's object. An object of more than
+    /// ``LooseKeySummary/smallestObject`` members first asks its ``LooseKeySummary`` (built on
+    /// the container's first loose search, kept in its state): a key that no member can match
+    /// loosely, the common case of an optional property the document leaves out, then costs a
+    /// hash instead of a comparison with every member. A smaller object is searched directly,
+    /// which costs less than summarizing it: in `twitter.json`, "place" and
+    /// "possibly_sensitive" share their summary bit, and so do many "profile_…_url" keys.
     ///
     /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' keys
     /// are the tree's input, which its node storage keeps for as long as the tree is read, after
     /// the decode call too (``NodeStorage/keepInput()``).
     func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
+        // A small object is searched directly: its summary costs more than a few searches.
+        if count(of: objectIndex) <= LooseKeySummary.smallestObject {
+            return findMemberLoosely(in: objectIndex, key: key)
+        }
         let summary: LooseKeySummary
         if let built = cursor.looseKeys {
             summary = built
@@ -340,6 +380,10 @@ extension JSONTree {
 /// Its functions read the key they are given during the call only; nothing keeps a pointer.
 struct LooseKeySummary {
     private var bits = KeySummary()
+
+    /// The number of members from which an object is summarized before its first loose search;
+    /// smaller ones are searched directly, each member ruled out by its first letter.
+    static let smallestObject = 48
 
     static let everything: LooseKeySummary = {
         var summary = LooseKeySummary()
