@@ -29,9 +29,7 @@ extension LenientJSONDecoder {
 
         /// Whether a key that is not present exactly may be found ignoring ASCII case and the
         /// separators `_`, `-` and space: `userName` then finds `UserName`, `USERNAME`,
-        /// `user_name` or `user-name`. An exact match always wins, unless it is a `null` that a
-        /// non-optional property would take a default for, or every candidate of a fallback list
-        /// holds `null`: then a value found loosely wins over it. A loose match is reported as
+        /// `user_name` or `user-name`. An exact match always wins; a loose one is reported as
         /// ``DecodingIssue/Kind/keyFallback``.
         public var allowsLooseKeyMatching: Bool
 

@@ -206,7 +206,7 @@ extension TreeDecoder {
             if let keyOrder {
                 let name = key.stringValue
                 let found = decoder.mappedValueIndex(named: name, in: objectIndex, order: keyOrder, cursor: state)
-                if case .found(let foundIndex) = found, !(matchesLoosely && decoder.tree[foundIndex].kind == .null) {
+                if case .found(let foundIndex) = found {
                     index = foundIndex
                 } else {
                     index = mappedValueIndexSlowPath(found, named: name, forKey: key)
@@ -241,12 +241,7 @@ extension TreeDecoder {
         private func mappedValueIndexSlowPath(_ found: MappedValue, named name: String, forKey key: Key) -> Int? {
             switch found {
             case .found(let index):
-                // Here only for a `null`, in `.lenient`: under a list of fallbacks, a value under
-                // another spelling of a candidate wins over it, as a missing candidate's would.
-                guard case .sources(let candidates)? = plan?.entry(for: name), candidates.count > 1 else {
-                    return index
-                }
-                return valueIndexLoosely(forKey: key, pastNull: index, forgiving: false) ?? index
+                return index
             case .fallback(let index, let position):
                 if decoder.report != nil { recordFallback(key, position: position) }
                 if decoder.readKeys != nil { markNullCandidatesRead(before: position, forKey: key) }
@@ -305,50 +300,6 @@ extension TreeDecoder {
                 LooselyMatchedKeys.record(name, for: Key.self)
                 return keyIndex + 1
             }
-        }
-
-        /// A value that loose matching finds under another spelling of the key, for a property
-        /// whose own member (or every candidate's) holds the `null` at `nullIndex`, or `nil`. A
-        /// `null` is no value found: where it would be forgiven (a default) or where a list of
-        /// fallbacks goes on past it, a value under another spelling wins over it, reported as a
-        /// fallback. Where `forgiving` says that taking it forgives a `null` that Foundation
-        /// refuses, a Foundation-like pass refuses it instead. An optional with one spelling keeps
-        /// its `nil`, as under Foundation.
-        @inline(never)
-        func valueIndexLoosely(forKey key: Key, pastNull nullIndex: Int, forgiving: Bool) -> Int? {
-            guard matchesLoosely, decoder.tree[nullIndex].kind == .null else { return nil }
-            let name = key.stringValue
-            let tree = decoder.tree
-            let candidates: [[KeyBytes]]
-            switch plan?.entry(for: name) {
-            case .ignored?: return nil
-            case .sources(let sources)?: candidates = sources
-            case nil: candidates = [[KeyBytes(plan?.strategyKey(for: name)?.text ?? name)]]
-            }
-            for path in candidates {
-                let found: (index: Int, keys: [KeyBytes])
-                if path.count == 1, path[0].index == nil {
-                    let member = path[0].utf8.withUnsafeBufferPointer {
-                        tree.findMemberLoosely(in: objectIndex, key: $0, holdingValuePast: nullIndex)
-                    }
-                    guard let member else { continue }
-                    found = (member + 1, [KeyBytes(tree.string(at: member))])
-                } else {
-                    guard let (index, matched) = tree.resolveLoosely(path, in: objectIndex), index != nullIndex,
-                        tree[index].kind != .null
-                    else { continue }
-                    found = (index, matched)
-                }
-                if forgiving { guard decoder.mayForgive() else { return nil } }
-                recordFallback(key, found: found.keys, tried: candidates)
-                if path.count == 1 {
-                    decoder.looselyReadKeys.insert(found.index - 1)
-                    LooselyMatchedKeys.record(name, for: Key.self)
-                }
-                if decoder.readKeys != nil { decoder.markRead(valueIndex: found.index, in: objectIndex) }
-                return found.index
-            }
-            return nil
         }
 
         /// Marks as read the candidates before the one a mapped key's value came from that hold
@@ -527,7 +478,7 @@ extension TreeDecoder {
         ) throws -> T {
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                return try nullValue(T.self, at: index, forKey: key, path: path, body)
+                return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
@@ -539,17 +490,11 @@ extension TreeDecoder {
 
         // The container's own decoder, in the hot path's calling convention.
 
-        /// A non-optional property whose value is null or as good as null, in `.lenient`: a value
-        /// under another spelling of its key, else its default.
         @inline(never)
         private func nullValue<T>(
-            _ type: T.Type, at index: Int, forKey key: Key, path: CodingPathNode,
-            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+            _ type: T.Type, at index: Int, path: CodingPathNode, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if let other = valueIndexLoosely(forKey: key, pastNull: index, forgiving: true) {
-                return try forgivingFoundValueInline(type, at: other, forKey: key, body)
-            }
-            return try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
+            try Self.nullValue(T.self, decoder: decoder, at: index, path: path, body)
         }
 
         @inline(never)
@@ -782,9 +727,7 @@ extension TreeDecoder {
                     declaredDefault: plan?.declaredDefault(for: name, as: T.self), body)
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
-            if decoder.isNullish(at: index, for: T.self) {
-                return try nullValue(T.self, at: index, forKey: key, path: path, body)
-            }
+            if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)

@@ -120,6 +120,11 @@ final class EncodingTree {
     /// changed by single `append`, `removeLast` and `removeAll(where:)` calls, whose code (a
     /// comparison of node indices) calls nothing else, so accesses cannot overlap.
     @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
+    /// The `nil` optionals left out of the objects being written, innermost last, until their
+    /// object is finished: where a kept member is another spelling of one's key, the key is
+    /// written `null` (``TreeEncoder/writeUnknownKeysSlowPath(into:)``). Changed only by
+    /// `append` and `removeLast`, as ``pendingUnknownKeys``.
+    @exclusivity(unchecked) var absentMembers: [AbsentMember] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
@@ -239,6 +244,10 @@ final class EncodingTree {
         /// Conforms to ``KeyMapping`` or ``DeclaredDefaults``: its keyed containers look up a
         /// key plan.
         static let keyPlan = TypeTraits(rawValue: 8)
+        /// Its values write an ``UnknownKeys`` property (learned from its first value).
+        static let keepsUnknownKeys = TypeTraits(rawValue: 16)
+        /// Its first value wrote no ``UnknownKeys`` property (learned from it).
+        static let keepsNoUnknownKeys = TypeTraits(rawValue: 32)
     }
 
     /// Objects with more members than this get a hash table for key lookups; below it a filter
@@ -360,6 +369,7 @@ final class EncodingTree {
         if !state.pointee.memberTables.isEmpty { state.pointee.memberTables = [:] }
         if state.pointee.snakeCaseKeys.count > Self.reusableSnakeCaseKeyLimit { state.pointee.snakeCaseKeys = [:] }
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
+        if !absentMembers.isEmpty { absentMembers = [] }
         return true
     }
 
@@ -456,6 +466,7 @@ final class EncodingTree {
         // Members kept for the value that was here (written through a super encoder, which ends
         // with the value around it) are that value's, not the next one's.
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys.removeAll { $0.node == node } }
+        if !absentMembers.isEmpty { absentMembers.removeAll { $0.node == node } }
     }
 
     /// Appends a node to the storage and returns its index.

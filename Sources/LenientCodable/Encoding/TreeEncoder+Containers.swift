@@ -142,6 +142,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if T.self == UnknownKeys.self {
+            encoder.metUnknownKeys = true
             // Written into this object once its properties are (see `writeUnknownKeysSlowPath`).
             if case .ignored? = plan?.entry(for: key.stringValue) { return }
             // `T` is `UnknownKeys` (checked above): a copy of the value as its own type, no memory reinterpreted.
@@ -157,7 +158,10 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     // `nil` is left out unless the encoder writes it as `null`; a value is encoded as by `encode`.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
+        if let value { return try encode(value, forKey: key) }
+        // A `nil` bag: the type keeps unknown keys all the same.
+        if T.self == UnknownKeys.self { encoder.metUnknownKeys = true }
+        try encodeAbsent(forKey: key)
     }
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
@@ -209,10 +213,18 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
     }
-    /// A `nil` optional: `null` when the encoder writes nil that way, nothing otherwise.
+    /// A `nil` optional: `null` when the encoder writes nil that way, nothing otherwise but a
+    /// note of it, for the members an ``UnknownKeys`` property writes back.
     @inline(__always)
     private mutating func encodeAbsent(forKey key: Key) throws {
-        if encoder.tree.writesNilAsNull { try encodeNil(forKey: key) }
+        if encoder.tree.writesNilAsNull {
+            try encodeNil(forKey: key)
+        } else if encoder.notesAbsentMembers {
+            encoder.tree.absentMembers.append(
+                AbsentMember(
+                    node: node, propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix),
+                    plan: plan))
+        }
     }
 
     /// A scalar that has an overload of its own, when the encoder has converters or the type

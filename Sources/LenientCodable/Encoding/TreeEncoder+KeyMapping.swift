@@ -90,7 +90,47 @@ extension EncodingTree {
     }
 }
 
+extension EncodingTree {
+    /// Records what a type's first value showed, here and process-wide: whether it keeps unknown
+    /// keys, because it wrote an ``UnknownKeys`` property (`met`) or holds one that is `nil`
+    /// (which ``KeyedEncodingContainer/encodeIfPresent(_:forKey:)`` leaves out before any encoder
+    /// sees it). A type seen to keep unknown keys keeps that trait.
+    @inline(never)
+    func learnUnknownKeys(of type: Any.Type, from value: Any, met: Bool) {
+        let kept = met || Self.holdsUnknownKeys(Mirror(reflecting: value))
+        let learned: TypeTraits = kept ? .keepsUnknownKeys : .keepsNoUnknownKeys
+        let address = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = Self.slot(address, 0)
+        if traitSlots[slot].type == address { traitSlots[slot].traits.formUnion(learned) }
+        TraitSlot.learn(learned, for: type)
+    }
+
+    /// Whether a value's stored properties, its superclasses' included, hold an optional
+    /// ``UnknownKeys``. Asked once per type.
+    private static func holdsUnknownKeys(_ mirror: Mirror) -> Bool {
+        var level: Mirror? = mirror
+        while let current = level {
+            if current.children.contains(where: { type(of: $0.value) == UnknownKeys?.self }) { return true }
+            level = current.superclassMirror
+        }
+        return false
+    }
+}
+
 extension EncodingTree.TraitSlot {
+    /// Adds what a value showed about its type to the process-wide cache: keeping unknown keys
+    /// replaces keeping none (a type whose first value left its optional bag out).
+    static func learn(_ traits: EncodingTree.TypeTraits, for type: Any.Type) {
+        let id = ObjectIdentifier(type)
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = cache[id] else { return }
+        if traits.contains(.keepsUnknownKeys) { entry.traits.remove(.keepsNoUnknownKeys) }
+        if entry.traits.contains(.keepsUnknownKeys) { return }
+        entry.traits.formUnion(traits)
+        cache[id] = entry
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: EncodingTree.TraitSlot] = [:]
 

@@ -45,6 +45,7 @@ extension TreeEncoder {
             guard tree.nodes[Int(node)].kind == .object else { continue }
             for (key, value) in last.members {
                 let (member, existed) = tree.member(key, of: node)
+                if !existed { tree.writeNullForAbsentMember(spelledLike: key, in: node) }
                 if existed {
                     try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
                 } else {
@@ -91,5 +92,64 @@ extension TreeEncoder {
             // A container of another kind than the kept value: the model's wins.
             return
         }
+    }
+}
+
+/// A `nil` optional property that the encoder left out of an object.
+struct AbsentMember {
+    /// The object node.
+    let node: Int32
+    /// The property's coding key.
+    let propertyName: String
+    /// Its key in the JSON, through the key strategy, when no key mapping applies.
+    let jsonKey: String
+    /// The key mapping of the type, when it has one.
+    let plan: KeyPlan?
+}
+
+extension EncodingTree {
+    /// Writes `null` for a `nil` optional left out of `object` whose key has `keptKey` as another
+    /// spelling, which loose matching would find: decoding the JSON again would read the kept
+    /// member in its place and turn `nil` into its value. Written `null`, the property reads
+    /// `null` under its own key, as it did the first time, and the kept member stays kept.
+    func writeNullForAbsentMember(spelledLike keptKey: String, in object: Int32) {
+        var position = absentMembers.count - 1
+        while position >= 0, absentMembers[position].node >= object {
+            let absent = absentMembers[position]
+            position -= 1
+            guard absent.node == object, let key = absent.writtenKey(ifSpelledLike: keptKey) else { continue }
+            let (member, existed) = self.member(key, of: object)
+            if !existed { setNull(member) }
+        }
+    }
+
+    /// Forgets the `nil` optionals left out of the objects of a finished value.
+    func finishAbsentMembers(of node: Int32) {
+        while let last = absentMembers.last, last.node >= node { absentMembers.removeLast() }
+    }
+}
+
+extension AbsentMember {
+    /// The key the property is written under, when `keptKey` is another spelling of one of the
+    /// keys the decoder looks the property up by (ignoring case and separators), or `nil`.
+    func writtenKey(ifSpelledLike keptKey: String) -> String? {
+        let looksUp: [String]
+        let written: String
+        switch plan?.entry(for: propertyName) {
+        case .ignored?:
+            return nil
+        case .sources(let sources)?:
+            // The candidates of one step; the first is where the encoder writes the property.
+            looksUp = sources.compactMap { $0.count == 1 && $0[0].index == nil ? $0[0].text : nil }
+            guard let first = sources.first, first.count == 1, first[0].index == nil else { return nil }
+            written = first[0].text
+        case nil:
+            written = plan?.strategyKey(for: propertyName)?.text ?? jsonKey
+            looksUp = [propertyName, written]
+        }
+        let matches = looksUp.contains {
+            $0 != keptKey && JSONTree.looselyEqual(Array($0.utf8), Array(keptKey.utf8))
+        }
+        return matches && written != keptKey ? written : nil
     }
 }

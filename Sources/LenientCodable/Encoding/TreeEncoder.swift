@@ -25,6 +25,13 @@ final class TreeEncoder: Encoder {
     /// containers it asks for. Setting it costs a store; the plan is looked up only when a keyed
     /// container is created.
     @exclusivity(unchecked) var currentType: Any.Type?
+    /// Whether the keyed containers of the value being encoded note the `nil` optionals they
+    /// leave out (``EncodingTree/absentMembers``): its type keeps unknown keys, or is not yet
+    /// known not to.
+    @exclusivity(unchecked) var notesAbsentMembers = false
+    /// Whether the value being encoded wrote an ``UnknownKeys`` property or left a `nil` one out:
+    /// how the encoder learns, from a type's first value, whether the type keeps unknown keys.
+    @exclusivity(unchecked) var metUnknownKeys = false
     @exclusivity(unchecked) private(set) var parent: TreeEncoder?
     @exclusivity(unchecked) private(set) var key: (any CodingKey)?
     @exclusivity(unchecked) private var spare: TreeEncoder?
@@ -163,11 +170,19 @@ final class TreeEncoder: Encoder {
                 // conformance found once per type instead of a cast per value.
                 try withUnsafePointer(to: value) { try collection.encodeElements(of: $0, with: encoder) }
             } else {
+                // Set for the value's own containers. Not restored after it: a value encoded into
+                // its parent's node (`with: self`) is the last thing that node's value encodes.
+                encoder.notesAbsentMembers = !traits.contains(.keepsNoUnknownKeys)
+                encoder.metUnknownKeys = false
                 try value.encode(to: encoder)
+                if !traits.contains(.keepsNoUnknownKeys) && !traits.contains(.keepsUnknownKeys) {
+                    tree.learnUnknownKeys(of: valueType, from: value, met: encoder.metUnknownKeys)
+                }
             }
         }
         if tree.hasPendingError, let error = tree.pendingError { throw error }
         if !tree.pendingUnknownKeys.isEmpty { try writeUnknownKeysSlowPath(into: node) }
+        if !tree.absentMembers.isEmpty { tree.finishAbsentMembers(of: node) }
         let isUnset = tree.nodes[Int(node)].kind == .unset
         if fillsEmpty && isUnset {
             tree.makeObject(node)

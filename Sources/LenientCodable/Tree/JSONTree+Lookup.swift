@@ -240,32 +240,6 @@ extension JSONTree {
         return nil
     }
 
-    /// The key node of the first member of an object whose key matches `key` loosely and whose
-    /// value is not `null`, other than the member whose value is `nullIndex` and the repeats of
-    /// its key, or `nil`. For a property whose own member holds `null`: a value under another
-    /// spelling wins over it, but a repeated key is no other spelling (of duplicate keys the
-    /// first wins, as everywhere).
-    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, holdingValuePast nullIndex: Int)
-        -> Int?
-    {
-        guard nodes[objectIndex].kind == .object else { return nil }
-        let end = nodes[objectIndex].containerEnd
-        var keyIndex = objectIndex + 1
-        var nullKey: String?
-        while keyIndex < end {
-            let valueIndex = keyIndex + 1
-            if valueIndex == nullIndex {
-                nullKey = string(at: keyIndex)
-            } else if nodes[valueIndex].kind != .null, keyMatchesLoosely(at: keyIndex, key),
-                nullKey.map({ string(at: keyIndex) != $0 }) ?? true
-            {
-                return keyIndex
-            }
-            keyIndex = next(after: valueIndex)
-        }
-        return nil
-    }
-
     /// Whether the key at `keyIndex` matches `key` ignoring ASCII case and separators.
     @inline(__always)
     private func keyMatchesLoosely(at keyIndex: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {

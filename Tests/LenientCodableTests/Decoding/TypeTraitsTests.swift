@@ -104,11 +104,14 @@ import Testing
         #expect(EncodingTree.TraitSlot.shared(for: [Plain].self).collection != nil)
         #expect(EncodingTree.TraitSlot.shared(for: [String: Plain].self).collection != nil)
         #expect(EncodingTree.TraitSlot.shared(for: [Int: Plain].self).collection == nil)
-        #expect(EncodingTree.TraitSlot.shared(for: Plain.self).traits.isEmpty)
-        #expect(EncodingTree.TraitSlot.shared(for: Mapped.self).traits == [.keyPlan])
-        #expect(EncodingTree.TraitSlot.shared(for: Defaults.self).traits == [.keyPlan])
-        #expect(EncodingTree.TraitSlot.shared(for: Hooked.self).traits == [.hooks])
-        #expect(EncodingTree.TraitSlot.shared(for: Page<Hooked>.self).traits == [.hooks])
+        // What the type's conformances say; whether it keeps unknown keys is learned from its
+        // first value, which other tests may have encoded already.
+        let asked: EncodingTree.TypeTraits = [.hooks, .keyPlan, .converted]
+        #expect(EncodingTree.TraitSlot.shared(for: Plain.self).traits.intersection(asked).isEmpty)
+        #expect(EncodingTree.TraitSlot.shared(for: Mapped.self).traits.intersection(asked) == [.keyPlan])
+        #expect(EncodingTree.TraitSlot.shared(for: Defaults.self).traits.intersection(asked) == [.keyPlan])
+        #expect(EncodingTree.TraitSlot.shared(for: Hooked.self).traits.intersection(asked) == [.hooks])
+        #expect(EncodingTree.TraitSlot.shared(for: Page<Hooked>.self).traits.intersection(asked) == [.hooks])
     }
 
     @Test func aConditionalAdopterDecodesAndEncodesThroughItsHooks() throws {
