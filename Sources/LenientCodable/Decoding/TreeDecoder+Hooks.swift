@@ -329,12 +329,19 @@ extension TreeDecoder {
     )
         throws -> T
     {
-        try withSubtree(of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") { inner, json in
+        let value = try withSubtree(of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") {
+            inner, json in
             // The value's own JSON is the one the hook returned: nested hooked types find theirs
             // inside it, without building it again from the tree.
             inner.builtValues = inner.tree.cache(ofWritten: json)
-            return try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            let value = try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            // The model read the JSON its hook returned: what it left unread there is unknown.
+            if inner.readKeys != nil, inner.tree[0].kind == .object { inner.reportUnreadKeys(of: 0, path: path) }
+            return value
         }
+        // ...and nothing of the JSON it replaced, which the report does not list again.
+        if readKeys != nil { markSubtreeRead(index) }
+        return value
     }
 
     /// Runs `body` with a decoder over a tree of its own holding `json`, which replaces the value

@@ -97,6 +97,20 @@ extension TreeDecoder {
         }
     }
 
+    /// Withdraws, once the document is decoded, the unknown keys reported for members that a
+    /// property read after the report: a model reports its object's unread members when it ends,
+    /// but a nested key of its parent (`"ext.desc"` beside `var ext: Ext`) may read one of them
+    /// after it. So the report does not depend on the order the properties are declared in.
+    func withdrawUnknownKeysReadLater() {
+        guard let readKeys, let report, report.issues.contains(where: { $0.kind == .unknownKey }) else { return }
+        let ownTree = ObjectIdentifier(tree.nodes)
+        report.issues.removeAll { issue in
+            guard issue.kind == .unknownKey, let origin = issue.origin, origin.tree == ownTree else { return false }
+            // The origin of an unknown key is its value's node, which follows its key's.
+            return readKeys.contains(origin.node - 1)
+        }
+    }
+
     /// ``reportUnreadKeys(of:path:)`` for a value that a nested key went through: an object's
     /// members, or the members of an array's elements, that nothing read (an element that nothing
     /// read at all has every member unread).

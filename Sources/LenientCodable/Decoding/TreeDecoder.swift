@@ -504,6 +504,7 @@ final class TreeDecoder: Decoder {
             // A value too deep for the thread's stack fails the decode, even where a model's
             // own `try?` swallowed the error: nothing below it was decoded.
             if let exhaustion = decoder.stackExhaustion { throw exhaustion }
+            if decoder.readKeys != nil { decoder.withdrawUnknownKeysReadLater() }
             decoder.shareKeyOrders()
             if !decoder.newTraits.isEmpty { decoder.context.learn(decoder.newTraits, after: decoder.knownTraits) }
             return value

@@ -199,6 +199,68 @@ extension UnknownKeysNestedKeyTests {
         static var keyMapping: [String: KeySource] { ["desc": "ext.desc", "time": "info[1].time"] }
     }
 
+    struct ExtOther: Codable, Equatable {
+        var other: Int
+    }
+
+    struct ModelFirst: Codable, Equatable, KeyMapping {
+        var ext: ExtOther
+        var desc: String
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc"] }
+    }
+
+    struct PathFirst: Codable, Equatable, KeyMapping {
+        var desc: String
+        var ext: ExtOther
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc"] }
+    }
+
+    /// A nested model and a nested key through the same member: what the key reads is no
+    /// unknown key of the model, whichever is declared first.
+    @Test func aNestedKeyReadAfterTheNestedModelIsNoUnknownKey() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"{"ext":{"desc":"d","other":1,"more":2}}"#
+        let modelFirst = try decoder.decodeWithReport(ModelFirst.self, from: json)
+        let pathFirst = try decoder.decodeWithReport(PathFirst.self, from: json)
+        #expect(modelFirst.value == ModelFirst(ext: ExtOther(other: 1), desc: "d"))
+        #expect(modelFirst.report.issues.map(\.path) == ["ext.more"])
+        #expect(pathFirst.report.issues.map(\.path) == ["ext.more"])
+    }
+
+    struct Rewritten: Codable, Equatable, KeyMapping, DecodingHooks {
+        var desc: String
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc"] }
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            var json = json
+            json["added"] = 1
+            return json
+        }
+    }
+
+    struct RewrittenWithExtras: Codable, Equatable, KeyMapping, DecodingHooks {
+        var desc: String
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc"] }
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { try Rewritten.willDecode(json) }
+    }
+
+    /// A type whose hook changes its JSON reads the JSON the hook returned: its unknown keys are
+    /// what it leaves unread there, as an `UnknownKeys` property would keep them.
+    @Test func theUnknownKeysOfAHookedTypeAreThoseOfTheJSONItsHookReturned() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"{"ext":{"desc":"d","o":1},"p":1}"#
+        let (value, report) = try decoder.decodeWithReport([Rewritten].self, from: "[\(json)]")
+        #expect(value == [Rewritten(desc: "d")])
+        #expect(report.issues.map(\.path).sorted() == ["[0].added", "[0].ext.o", "[0].p"])
+        let (kept, keptReport) = try decoder.decodeWithReport(RewrittenWithExtras.self, from: json)
+        #expect(kept.extras == ["ext": ["o": 1], "p": 1, "added": 1])
+        #expect(keptReport.isEmpty, "\(keptReport)")
+    }
+
     /// What a nested key goes through is looked inside: the members beside it that no property
     /// reads are reported, where `UnknownKeys` would keep them, and nothing is reported twice.
     @Test func membersBesideANestedKeyAreUnknownKeysToo() throws {
