@@ -284,15 +284,9 @@ extension TreeDecoder {
                 }
                 return firstNull
             case nil:
-                var spelled = plan?.strategyKey(for: name)?.text ?? name
+                let spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
-                guard
-                    let keyIndex = spelled.withUTF8({
-                        tree.findMemberLoosely(in: objectIndex, key: $0, cursor: state)
-                    })
-                else {
-                    return nil
-                }
+                guard let keyIndex = firstLooseMember(spelled: spelled, besides: name) else { return nil }
                 if tree[keyIndex + 1].kind != .null {
                     recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 }
@@ -300,6 +294,30 @@ extension TreeDecoder {
                 LooselyMatchedKeys.record(name, for: Key.self)
                 return keyIndex + 1
             }
+        }
+
+        /// The key node of the first member that matches `spelled` loosely and that no other
+        /// property reads under its own key. A member another property reads is that property's:
+        /// taken here too, `{"userName": null, "username": 5}` would give both properties 5 once
+        /// encoded without the `nil` (`{"username": 5}`).
+        func firstLooseMember(spelled: String, besides name: String) -> Int? {
+            let tree = decoder.tree
+            var found = spelled.withUTF8Bytes { tree.findMemberLoosely(in: objectIndex, key: $0, cursor: state) }
+            while let keyIndex = found, isOwnKeyOfAnotherProperty(keyIndex, besides: name) {
+                let after = tree.next(after: keyIndex + 1)
+                found = spelled.withUTF8Bytes { tree.findMemberLoosely(in: objectIndex, key: $0, from: after) }
+            }
+            return found
+        }
+
+        /// Whether the member at `keyIndex` is read exactly by a property of this type other than
+        /// `name`: its key, as the decoder's key strategy converts it, is one of the coding keys.
+        /// Coding keys that take any string (a dynamic key type) name no properties of their own.
+        private func isOwnKeyOfAnotherProperty(_ keyIndex: Int, besides name: String) -> Bool {
+            let tree = decoder.tree
+            let memberName = plan?.strategy != nil ? tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
+            guard memberName != name, Key(stringValue: memberName) != nil else { return false }
+            return Key(stringValue: "\u{0}\u{1}") == nil
         }
 
         /// Marks as read the candidates before the one a mapped key's value came from that hold

@@ -341,7 +341,7 @@ extension TreeDecoder.KeyedContainer {
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,
                 memo.exactValueIndex(jsonKey, { exactValueIndex(named: $0) }) == nil,
-                memo.firstLooseMatch(jsonKey, { firstLooseMatch(of: $0) }) == keyIndex
+                memo.firstLooseMatch(jsonKey, { firstLooseMatch(of: $0, property: candidate) }) == keyIndex
             {
                 return true
             }
@@ -369,10 +369,8 @@ extension TreeDecoder.KeyedContainer {
 
     /// The key node of the member that loose matching reads for a property's key: the first that
     /// matches.
-    private func firstLooseMatch(of jsonKey: String) -> Int? {
-        var key = jsonKey
-        let tree = decoder.tree
-        return key.withUTF8 { tree.findMemberLoosely(in: objectIndex, key: $0) }
+    private func firstLooseMatch(of jsonKey: String, property: String) -> Int? {
+        firstLooseMember(spelled: jsonKey, besides: property)
     }
 
     /// The key a property without a mapping entry is read from (before loose matching), or `nil`

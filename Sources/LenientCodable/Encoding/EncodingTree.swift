@@ -120,11 +120,13 @@ final class EncodingTree {
     /// changed by single `append`, `removeLast` and `removeAll(where:)` calls, whose code (a
     /// comparison of node indices) calls nothing else, so accesses cannot overlap.
     @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
-    /// The `nil` optionals left out of the objects being written, innermost last, until their
-    /// object is finished: where a kept member is another spelling of one's key, the key is
-    /// written `null` (``TreeEncoder/writeUnknownKeysSlowPath(into:)``). Changed only by
-    /// `append` and `removeLast`, as ``pendingUnknownKeys``.
-    @exclusivity(unchecked) var absentMembers: [AbsentMember] = []
+    /// The `nil` optionals left out of the objects being written, with their object, in the
+    /// order they were left out, until the value they belong to is finished: where the decoder
+    /// would find one under another spelling once kept members are written, its key is written
+    /// `null` (``TreeEncoder/writeUnknownKeysSlowPath(into:absentFrom:)``). Changed only by single
+    /// `append`, `removeSubrange` and `removeAll(where:)` calls whose code (a comparison of node
+    /// indices) calls nothing else, as ``pendingUnknownKeys``.
+    @exclusivity(unchecked) var absentMembers: [(node: Int32, member: AbsentMember)] = []
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>

@@ -221,9 +221,11 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
             try encodeNil(forKey: key)
         } else if encoder.notesAbsentMembers {
             encoder.tree.absentMembers.append(
-                AbsentMember(
-                    node: node, propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix),
-                    plan: plan))
+                (
+                    node,
+                    AbsentMember(
+                        propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix), plan: plan)
+                ))
         }
     }
 

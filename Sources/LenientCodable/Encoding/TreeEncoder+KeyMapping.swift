@@ -105,12 +105,17 @@ extension EncodingTree {
         TraitSlot.learn(learned, for: type)
     }
 
-    /// Whether a value's stored properties, its superclasses' included, hold an optional
-    /// ``UnknownKeys``. Asked once per type.
+    /// Whether a value's stored properties, its superclasses' included, hold an ``UnknownKeys``,
+    /// optional or not (a custom `encode(to:)` may leave an empty one out). Asked once per type.
     private static func holdsUnknownKeys(_ mirror: Mirror) -> Bool {
         var level: Mirror? = mirror
         while let current = level {
-            if current.children.contains(where: { type(of: $0.value) == UnknownKeys?.self }) { return true }
+            if current.children.contains(where: {
+                let type = Swift.type(of: $0.value)
+                return type == UnknownKeys?.self || type == UnknownKeys.self
+            }) {
+                return true
+            }
             level = current.superclassMirror
         }
         return false

@@ -35,8 +35,11 @@ extension TreeEncoder {
     /// `superEncoder(forKey:)`, whose `encode(to:)` the model calls itself, so that no call
     /// of the encoder's own ends them: their nodes were made while this value was encoded, after
     /// its own node, and they are finished once it is.
+    ///
+    /// - Parameter absentFrom: Where the `nil` optionals that the value left out begin among
+    ///   ``EncodingTree/absentMembers``.
     @inline(never)
-    func writeUnknownKeysSlowPath(into node: Int32) throws {
+    func writeUnknownKeysSlowPath(into node: Int32, absentFrom absentMark: Int) throws {
         while let last = tree.pendingUnknownKeys.last, last.node >= node {
             tree.pendingUnknownKeys.removeLast()
             let node = last.node
@@ -45,7 +48,6 @@ extension TreeEncoder {
             guard tree.nodes[Int(node)].kind == .object else { continue }
             for (key, value) in last.members {
                 let (member, existed) = tree.member(key, of: node)
-                if !existed { tree.writeNullForAbsentMember(spelledLike: key, in: node) }
                 if existed {
                     try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
                 } else {
@@ -53,6 +55,7 @@ extension TreeEncoder {
                     try insert(value, into: member, key: AnyCodingKey(key))
                 }
             }
+            if tree.absentMembers.count > absentMark { tree.writeNullsForAbsentMembers(of: node, from: absentMark) }
         }
     }
 
@@ -97,8 +100,6 @@ extension TreeEncoder {
 
 /// A `nil` optional property that the encoder left out of an object.
 struct AbsentMember {
-    /// The object node.
-    let node: Int32
     /// The property's coding key.
     let propertyName: String
     /// Its key in the JSON, through the key strategy, when no key mapping applies.
@@ -108,48 +109,156 @@ struct AbsentMember {
 }
 
 extension EncodingTree {
-    /// Writes `null` for a `nil` optional left out of `object` whose key has `keptKey` as another
-    /// spelling, which loose matching would find: decoding the JSON again would read the kept
-    /// member in its place and turn `nil` into its value. Written `null`, the property reads
-    /// `null` under its own key, as it did the first time, and the kept member stays kept.
-    func writeNullForAbsentMember(spelledLike keptKey: String, in object: Int32) {
-        var position = absentMembers.count - 1
-        while position >= 0, absentMembers[position].node >= object {
-            let absent = absentMembers[position]
-            position -= 1
-            guard absent.node == object, let key = absent.writtenKey(ifSpelledLike: keptKey) else { continue }
-            let (member, existed) = self.member(key, of: object)
-            if !existed { setNull(member) }
+    /// Writes `null` where a `nil` optional left out of `object` would otherwise be found, once
+    /// the members an ``UnknownKeys`` property kept are written into it: under another spelling
+    /// of its key (or of a fallback's), at any level of a nested key, loose matching would read
+    /// that member in its place when the JSON is decoded again, and turn `nil` into its value.
+    /// Written `null` under its own key, the property reads `null` as it did the first time, and
+    /// the kept member stays kept. Where the key is a path through an array that is not there,
+    /// or no candidate could be written, nothing is.
+    func writeNullsForAbsentMembers(of object: Int32, from mark: Int) {
+        // The first letters of the members, as loose matching folds them: a property none of
+        // whose keys begins with one of them is found under no other spelling, the usual case.
+        var letters: UInt64?
+        for position in mark..<absentMembers.count where absentMembers[position].node == object {
+            let known = letters ?? firstLetters(of: object)
+            letters = known
+            guard absentMembers[position].member.mayStartWith(known) else { continue }
+            let (candidates, looseNames) = absentMembers[position].member.lookups
+            // Found exactly, the decoder reads what it finds; found by nothing, it reads nothing.
+            guard !candidates.contains(where: { exactNode($0, in: object) != nil }),
+                candidates.contains(where: { looseNode($0, in: object) != nil })
+                    || looseNames.contains(where: { looseNode([KeyBytes($0)], in: object) != nil })
+            else { continue }
+            for path in candidates where writeNull(at: path, in: object) { break }
         }
     }
 
-    /// Forgets the `nil` optionals left out of the objects of a finished value.
-    func finishAbsentMembers(of node: Int32) {
-        while let last = absentMembers.last, last.node >= node { absentMembers.removeLast() }
+    /// A set of the first significant bytes of an object's member keys, lowercased (one bit per
+    /// byte's low six bits); every bit when a key starts with a separator or is empty.
+    private func firstLetters(of object: Int32) -> UInt64 {
+        var letters: UInt64 = 0
+        var child = nodes[Int(object)].firstChild
+        while child >= 0 {
+            letters |= FirstLetters.bit(of: nodes[Int(child)].key)
+            child = nodes[Int(child)].nextSibling
+        }
+        return letters
+    }
+
+    /// The node at a key path, each key matched exactly, or `nil`.
+    private func exactNode(_ path: [KeyBytes], in object: Int32) -> Int32? {
+        var current = object
+        for step in path {
+            guard let next = child(of: current, step: step, loosely: false) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// The node that the decoder's loose matching finds at a key path (each key the first member
+    /// that matches ignoring ASCII case and separators), when it holds something other than
+    /// `null`, or `nil`.
+    private func looseNode(_ path: [KeyBytes], in object: Int32) -> Int32? {
+        var current = object
+        for step in path {
+            guard let next = child(of: current, step: step, loosely: true) else { return nil }
+            current = next
+        }
+        return nodes[Int(current)].kind == .null ? nil : current
+    }
+
+    /// One step of a key path from a written node, without adding anything.
+    private func child(of node: Int32, step: KeyBytes, loosely: Bool) -> Int32? {
+        let container = nodes[Int(node)]
+        var child = container.firstChild
+        if let index = step.index {
+            guard container.kind == .array else { return nil }
+            var position = 0
+            while child >= 0 && position < index {
+                child = nodes[Int(child)].nextSibling
+                position += 1
+            }
+            return child >= 0 ? child : nil
+        }
+        guard container.kind == .object else { return nil }
+        while child >= 0 {
+            let key = nodes[Int(child)].key
+            let matches =
+                loosely
+                ? step.utf8.withUnsafeBufferPointer { wanted in
+                    key.withUTF8Bytes { JSONTree.looselyEqual($0, wanted) }
+                } : key == step.text
+            if matches { return child }
+            child = nodes[Int(child)].nextSibling
+        }
+        return nil
+    }
+
+    /// Writes `null` at a key path, adding the objects its keys step into where they are missing;
+    /// `false`, writing nothing, where a step meets something else (an array it has no element
+    /// for, a scalar).
+    private func writeNull(at path: [KeyBytes], in object: Int32) -> Bool {
+        var current = object
+        for (level, step) in path.enumerated() {
+            let isLast = level == path.count - 1
+            if let existing = child(of: current, step: step, loosely: false) {
+                guard !isLast else { return false }
+                current = existing
+                continue
+            }
+            guard step.index == nil, nodes[Int(current)].kind == .object else { return false }
+            let (member, _) = self.member(step.text, of: current)
+            if isLast {
+                setNull(member)
+            } else {
+                makeObject(member)
+                current = member
+            }
+        }
+        return true
+    }
+}
+
+/// First letters of keys as loose matching compares them, as bits of a 64-bit set.
+enum FirstLetters {
+    /// The bit of a key's first byte, lowercased; every bit for a key that starts with a
+    /// separator or is empty, which any key may match loosely.
+    static func bit(of key: String) -> UInt64 {
+        let first = key.withUTF8Bytes { $0.first }
+        guard let first, let folded = JSONTree.looseByte(first) else { return .max }
+        return 1 &<< UInt64(folded & 63)
     }
 }
 
 extension AbsentMember {
-    /// The key the property is written under, when `keptKey` is another spelling of one of the
-    /// keys the decoder looks the property up by (ignoring case and separators), or `nil`.
-    func writtenKey(ifSpelledLike keptKey: String) -> String? {
-        let looksUp: [String]
-        let written: String
+    /// Whether one of the keys the decoder looks the property up by may match a member loosely,
+    /// by its first letter.
+    func mayStartWith(_ letters: UInt64) -> Bool {
         switch plan?.entry(for: propertyName) {
         case .ignored?:
-            return nil
+            return false
         case .sources(let sources)?:
-            // The candidates of one step; the first is where the encoder writes the property.
-            looksUp = sources.compactMap { $0.count == 1 && $0[0].index == nil ? $0[0].text : nil }
-            guard let first = sources.first, first.count == 1, first[0].index == nil else { return nil }
-            written = first[0].text
+            return sources.contains { path in
+                path.first.map { $0.index != nil || letters & FirstLetters.bit(of: $0.text) != 0 } ?? false
+            }
         case nil:
-            written = plan?.strategyKey(for: propertyName)?.text ?? jsonKey
-            looksUp = [propertyName, written]
+            return letters & (FirstLetters.bit(of: propertyName) | FirstLetters.bit(of: jsonKey)) != 0
         }
-        let matches = looksUp.contains {
-            $0 != keptKey && JSONTree.looselyEqual(Array($0.utf8), Array(keptKey.utf8))
+    }
+
+    /// The key paths the decoder looks the property up by, in order (the first is where the
+    /// encoder writes it), and the names loose matching also tries for a property without a key
+    /// mapping entry (its coding key, as the decoder's strategies read it).
+    var lookups: (candidates: [[KeyBytes]], looseNames: [String]) {
+        switch plan?.entry(for: propertyName) {
+        case .ignored?:
+            return ([], [])
+        case .sources(let sources)?:
+            return (sources, [])
+        case nil:
+            let written = plan?.strategyKey(for: propertyName)?.text ?? jsonKey
+            return ([[KeyBytes(written)]], [propertyName])
         }
-        return matches && written != keptKey ? written : nil
     }
 }

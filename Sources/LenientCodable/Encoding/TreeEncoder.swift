@@ -158,6 +158,7 @@ final class TreeEncoder: Encoder {
         encoder.currentType = valueType
         defer { encoder.currentType = savedType }
         var traits: EncodingTree.TypeTraits = []
+        let absentMark = tree.absentMembers.count
         if T.self == Date.self {
             try encoder.encodeDate(unsafeBitCast(value, to: Date.self))
         } else if T.self == Data.self {
@@ -181,8 +182,9 @@ final class TreeEncoder: Encoder {
             }
         }
         if tree.hasPendingError, let error = tree.pendingError { throw error }
-        if !tree.pendingUnknownKeys.isEmpty { try writeUnknownKeysSlowPath(into: node) }
-        if !tree.absentMembers.isEmpty { tree.finishAbsentMembers(of: node) }
+        if !tree.pendingUnknownKeys.isEmpty { try writeUnknownKeysSlowPath(into: node, absentFrom: absentMark) }
+        // The value's objects are finished: the `nil` optionals they left out are forgotten.
+        if tree.absentMembers.count > absentMark { tree.absentMembers.removeSubrange(absentMark...) }
         let isUnset = tree.nodes[Int(node)].kind == .unset
         if fillsEmpty && isUnset {
             tree.makeObject(node)

@@ -196,10 +196,10 @@ extension JSONTree {
 
     /// The key node of the first member of an object whose key matches `key` ignoring ASCII
     /// case and separators, or `nil` (also when the node is not an object).
-    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, from start: Int? = nil) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
         let end = nodes[objectIndex].containerEnd
-        var keyIndex = objectIndex + 1
+        var keyIndex = start ?? objectIndex + 1
         // Most members differ from the key in their first letter: compared first, alone, it
         // rules them out for a few instructions each. A key without a significant byte matches
         // only keys without one, which the full comparison finds.

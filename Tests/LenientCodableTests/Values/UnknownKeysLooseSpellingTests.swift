@@ -139,6 +139,76 @@ import Testing
             ])
     }
 
+    struct Nested: Codable, Equatable, KeyMapping {
+        var desc: Int?
+        var time: Int?
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["desc": "ext.desc", "time": "info[1].time"] }
+    }
+
+    /// Loose matching reads another spelling at every level of a nested key: the `null` is
+    /// written where the nested key leads, into the kept objects and arrays.
+    @Test(arguments: [
+        #"{"ext":{"desc":null,"Desc":3}}"#,
+        #"{"ext":{"desc":null},"EXT":{"desc":3}}"#,
+        #"{"info":[1,{"time":null,"Time":3}]}"#,
+        #"{"ext":{"desc":null,"Desc":3},"info":[1,{"time":null,"TIME":4}]}"#,
+    ])
+    func aNestedKeysNullIsWrittenWhereItLeads(json: String) throws {
+        let (value, report, _) = try Self.roundTrip(Nested.self, json)
+        #expect(value.desc == nil && value.time == nil)
+        #expect(report.isEmpty)
+    }
+
+    struct PathFirst: Codable, Equatable, KeyMapping {
+        var desc: Int?
+        var extras = UnknownKeys()
+        static var keyMapping: [String: KeySource] { ["desc": ["ext.desc", "desc"]] }
+    }
+
+    @Test func aFallbackListWhoseFirstCandidateIsANestedKey() throws {
+        let (value, _, written) = try Self.roundTrip(PathFirst.self, #"{"desc":null,"DESC":3}"#)
+        #expect(value == PathFirst(desc: nil, extras: ["DESC": 3]))
+        #expect(written == ["ext": ["desc": nil], "DESC": 3])
+    }
+
+    /// A custom `encode(to:)` that leaves an empty bag out: the type still keeps unknown keys.
+    struct SkipsEmptyBag: Codable, Equatable {
+        var userName: Int?
+        var extras = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case userName, extras }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(userName, forKey: .userName)
+            if !extras.isEmpty { try container.encode(extras, forKey: .extras) }
+        }
+    }
+
+    @Test func aTypeWhoseFirstValueLeavesAnEmptyBagOut() throws {
+        let (values, _, _) = try Self.roundTrip(
+            [SkipsEmptyBag].self, #"[{"userName":1},{"userName":null,"UserName":3}]"#)
+        #expect(values.map(\.userName) == [1, nil])
+    }
+
+    struct TwoSpellings: Codable, Equatable {
+        var userName: Int?
+        var username: Int?
+    }
+
+    /// Loose matching does not take a member that another property reads under its own key.
+    @Test func aMemberAnotherPropertyReadsIsNotALooseSpelling() throws {
+        let (value, report, written) = try Self.roundTrip(TwoSpellings.self, #"{"userName":null,"username":5}"#)
+        #expect(value == TwoSpellings(userName: nil, username: 5))
+        #expect(report.isEmpty)
+        #expect(written == ["username": 5])
+        let only = try LenientJSONDecoder().decode(TwoSpellings.self, from: #"{"username":5,"USER_NAME":7}"#)
+        #expect(only == TwoSpellings(userName: 7, username: 5))
+        // Foundation's decoder gives the same for the first document.
+        let foundation = try JSONDecoder().decode(
+            TwoSpellings.self, from: Data(#"{"userName":null,"username":5}"#.utf8))
+        #expect(foundation == value)
+    }
+
     @Test func nothingChangesWhereNoKeptMemberIsAnotherSpelling() throws {
         let (value, _, written) = try Self.roundTrip(User.self, #"{"other":3}"#)
         #expect(value.userName == nil)
