@@ -94,14 +94,18 @@ extension EncodingTree {
     /// Records what a type's first value showed, here and process-wide: whether it keeps unknown
     /// keys, because it wrote an ``UnknownKeys`` property (`met`) or holds one that is `nil`
     /// (which ``KeyedEncodingContainer/encodeIfPresent(_:forKey:)`` leaves out before any encoder
-    /// sees it). A type seen to keep unknown keys keeps that trait.
+    /// sees it). A type seen to keep unknown keys keeps that trait, also when a later value shows
+    /// it after the first did not.
     @inline(never)
     func learnUnknownKeys(of type: Any.Type, from value: Any, met: Bool) {
         let kept = met || Self.holdsUnknownKeys(Mirror(reflecting: value))
         let learned: TypeTraits = kept ? .keepsUnknownKeys : .keepsNoUnknownKeys
         let address = UInt(bitPattern: ObjectIdentifier(type))
         let slot = Self.slot(address, 0)
-        if traitSlots[slot].type == address { traitSlots[slot].traits.formUnion(learned) }
+        if traitSlots[slot].type == address {
+            if kept { traitSlots[slot].traits.remove(.keepsNoUnknownKeys) }
+            traitSlots[slot].traits.formUnion(learned)
+        }
         TraitSlot.learn(learned, for: type)
     }
 

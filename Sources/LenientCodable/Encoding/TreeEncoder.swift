@@ -176,7 +176,9 @@ final class TreeEncoder: Encoder {
                 encoder.notesAbsentMembers = !traits.contains(.keepsNoUnknownKeys)
                 encoder.metUnknownKeys = false
                 try value.encode(to: encoder)
-                if !traits.contains(.keepsNoUnknownKeys) && !traits.contains(.keepsUnknownKeys) {
+                if !traits.contains(.keepsUnknownKeys)
+                    && (encoder.metUnknownKeys || !traits.contains(.keepsNoUnknownKeys))
+                {
                     tree.learnUnknownKeys(of: valueType, from: value, met: encoder.metUnknownKeys)
                 }
             }
