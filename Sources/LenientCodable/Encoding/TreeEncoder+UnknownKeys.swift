@@ -126,9 +126,12 @@ extension EncodingTree {
             guard absentMembers[position].member.mayStartWith(known) else { continue }
             let (candidates, looseNames) = absentMembers[position].member.lookups
             // Found exactly, the decoder reads what it finds; found by nothing, it reads nothing.
-            guard !candidates.contains(where: { exactNode($0, in: object) != nil }),
-                candidates.contains(where: { looseNode($0, in: object) != nil })
-                    || looseNames.contains(where: { looseNode([KeyBytes($0)], in: object) != nil })
+            // Found by loose matching, a value other than `null` is what it would turn `nil` into.
+            let looselyFound = { (path: [KeyBytes]) in
+                self.node(at: path, in: object, loosely: true).map { self.nodes[Int($0)].kind != .null } ?? false
+            }
+            guard !candidates.contains(where: { node(at: $0, in: object, loosely: false) != nil }),
+                candidates.contains(where: looselyFound) || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })
             else { continue }
             for path in candidates where writeNull(at: path, in: object) { break }
         }
@@ -146,26 +149,15 @@ extension EncodingTree {
         return letters
     }
 
-    /// The node at a key path, each key matched exactly, or `nil`.
-    private func exactNode(_ path: [KeyBytes], in object: Int32) -> Int32? {
+    /// The node at a key path, each key matched exactly or (`loosely`) as the decoder's loose
+    /// matching finds it (the first member that matches ignoring ASCII case and separators).
+    private func node(at path: [KeyBytes], in object: Int32, loosely: Bool) -> Int32? {
         var current = object
         for step in path {
-            guard let next = child(of: current, step: step, loosely: false) else { return nil }
+            guard let next = child(of: current, step: step, loosely: loosely) else { return nil }
             current = next
         }
         return current
-    }
-
-    /// The node that the decoder's loose matching finds at a key path (each key the first member
-    /// that matches ignoring ASCII case and separators), when it holds something other than
-    /// `null`, or `nil`.
-    private func looseNode(_ path: [KeyBytes], in object: Int32) -> Int32? {
-        var current = object
-        for step in path {
-            guard let next = child(of: current, step: step, loosely: true) else { return nil }
-            current = next
-        }
-        return nodes[Int(current)].kind == .null ? nil : current
     }
 
     /// One step of a key path from a written node, without adding anything.
@@ -186,6 +178,7 @@ extension EncodingTree {
             let key = nodes[Int(child)].key
             let matches =
                 loosely
+                // Both buffers are read inside their closures only, which hold the arrays and strings.
                 ? step.utf8.withUnsafeBufferPointer { wanted in
                     key.withUTF8Bytes { JSONTree.looselyEqual($0, wanted) }
                 } : key == step.text
