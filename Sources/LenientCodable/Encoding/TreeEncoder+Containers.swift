@@ -141,12 +141,13 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == UnknownKeys.self {
+        if T.self == KeptMembers.self {
+            // An `UnknownKeys` property (see `KeptMembers`): written into this object once its
+            // properties are (see `writeUnknownKeysSlowPath`).
             encoder.metUnknownKeys = true
-            // Written into this object once its properties are (see `writeUnknownKeysSlowPath`).
             if case .ignored? = plan?.entry(for: key.stringValue) { return }
-            // `T` is `UnknownKeys` (checked above): a copy of the value as its own type, no memory reinterpreted.
-            encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: UnknownKeys.self).members))
+            // `T` is `KeptMembers` (checked above): a copy of the value as its own type, no memory reinterpreted.
+            encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: KeptMembers.self).keys.members))
             return
         }
         guard let slot = try slotIfWritten(for: key) else { return }
@@ -159,8 +160,6 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     // `nil` is left out unless the encoder writes it as `null`; a value is encoded as by `encode`.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { return try encode(value, forKey: key) }
-        // A `nil` bag: the type keeps unknown keys all the same.
-        if T.self == UnknownKeys.self { encoder.metUnknownKeys = true }
         try encodeAbsent(forKey: key)
     }
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {

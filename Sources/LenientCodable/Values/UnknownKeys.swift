@@ -144,8 +144,9 @@ extension UnknownKeys: Codable {
 
     /// Encodes the members as an object.
     ///
-    /// ``LenientJSONEncoder`` does not call it for a property: it writes the members into the
-    /// property's enclosing object instead.
+    /// ``LenientJSONEncoder`` does not call it for a property declared as ``UnknownKeys``: it
+    /// writes the members into the property's enclosing object instead. A property that is
+    /// ``UnknownKeys`` only through a generic parameter is written with it, at its key.
     ///
     /// - Parameter encoder: The encoder.
     /// - Throws: What the encoder throws.
@@ -206,6 +207,22 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedEncodingContainer {
+    /// Encodes an ``UnknownKeys`` property: under ``LenientJSONEncoder``, its members into the
+    /// enclosing object, after the other properties; under other encoders, an object at the
+    /// property's own key.
+    ///
+    /// Synthesized conformances call it for a property declared `var extras = UnknownKeys()`. A
+    /// property whose declared type is a generic parameter (`var bag: B`, with `B` being
+    /// ``UnknownKeys``) is encoded as any other property, at its key, as decoders read it.
+    ///
+    /// - Parameters:
+    ///   - value: The members.
+    ///   - key: The property's key.
+    /// - Throws: What the encoder throws.
+    public mutating func encode(_ value: UnknownKeys, forKey key: Key) throws {
+        try encode(KeptMembers(keys: value), forKey: key)
+    }
+
     /// Encodes an optional ``UnknownKeys`` property: its members when there is a value (under
     /// ``LenientJSONEncoder``, into the enclosing object), and nothing for `nil`, whatever the
     /// encoder's `nilEncodingStrategy`: `nil` means no members, never a `null` under the
@@ -220,5 +237,18 @@ extension KeyedEncodingContainer {
     public mutating func encodeIfPresent(_ value: UnknownKeys?, forKey key: Key) throws {
         guard let value else { return }
         try encode(value, forKey: key)
+    }
+}
+
+/// The members of an ``UnknownKeys`` property on their way to an encoder's keyed container,
+/// handed over by `KeyedEncodingContainer.encode(_:forKey:)` for a property declared as
+/// ``UnknownKeys``: ``LenientJSONEncoder`` writes them into the enclosing object, other encoders
+/// as the object they are. A value that is ``UnknownKeys`` only through a generic parameter
+/// reaches the container as itself, and is written at its key, as decoders read it.
+struct KeptMembers: Encodable {
+    let keys: UnknownKeys
+
+    func encode(to encoder: any Encoder) throws {
+        try keys.encode(to: encoder)
     }
 }

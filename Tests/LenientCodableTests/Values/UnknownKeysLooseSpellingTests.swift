@@ -209,6 +209,26 @@ import Testing
         #expect(foundation == value)
     }
 
+    struct Generic<Bag: Codable & Equatable>: Codable, Equatable {
+        var userName: Int?
+        var bag: Bag
+    }
+
+    /// A property that is `UnknownKeys` only through a generic parameter is an ordinary property
+    /// to every decoder, as the type's synthesized code reads it: the encoder writes it at its
+    /// key too, as `JSONEncoder` does, and both decoders read back the same value.
+    @Test func aGenericPropertyThatIsUnknownKeysIsAnOrdinaryProperty() throws {
+        let value = Generic(userName: nil, bag: UnknownKeys(["a": 1]))
+        let written = try LenientJSONEncoder().encode(value)
+        #expect(try JSONValue(parsing: written) == ["bag": ["a": 1]])
+        #expect(try JSONValue(parsing: JSONEncoder().encode(value)) == ["bag": ["a": 1]])
+        #expect(try LenientJSONDecoder().decode(Generic<UnknownKeys>.self, from: written) == value)
+        #expect(try JSONDecoder().decode(Generic<UnknownKeys>.self, from: written) == value)
+        // Declared as `UnknownKeys`, the members go into the enclosing object, as before.
+        #expect(
+            try LenientJSONEncoder().encodeToJSONValue(User(userName: 1, extras: ["a": 1])) == ["userName": 1, "a": 1])
+    }
+
     @Test func nothingChangesWhereNoKeptMemberIsAnotherSpelling() throws {
         let (value, _, written) = try Self.roundTrip(User.self, #"{"other":3}"#)
         #expect(value.userName == nil)
