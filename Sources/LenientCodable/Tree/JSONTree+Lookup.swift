@@ -195,7 +195,10 @@ extension JSONTree {
     }
 
     /// The key node of the first member of an object whose key matches `key` ignoring ASCII
-    /// case and separators, or `nil` (also when the node is not an object).
+    /// case and separators, from the member at `start` on, or `nil` (also when the node is not
+    /// an object). `key` is read during the call only, inside the caller's `withUTF8Bytes`; the
+    /// members' keys are the tree's input, which its node storage keeps for as long as the tree
+    /// is read (RetainedDecoderTests reads a kept container loosely after the input is gone).
     func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, from start: Int? = nil) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
         let end = nodes[objectIndex].containerEnd
@@ -231,7 +234,7 @@ extension JSONTree {
     }
 
     /// The first byte of a key that loose matching compares (``looseByte(_:)``), or `nil` when it
-    /// has none.
+    /// has none. `key` is read during the call only, held by the caller's closure.
     @inline(__always)
     static func firstLooseByte(of key: UnsafeBufferPointer<UInt8>) -> UInt8? {
         for byte in key {
@@ -240,7 +243,9 @@ extension JSONTree {
         return nil
     }
 
-    /// Whether the key at `keyIndex` matches `key` ignoring ASCII case and separators.
+    /// Whether the key at `keyIndex` matches `key` ignoring ASCII case and separators. `key` is
+    /// read during the call only, held by the caller's closure; the member's key is the tree's
+    /// input, kept by its node storage.
     @inline(__always)
     private func keyMatchesLoosely(at keyIndex: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let node = nodes[keyIndex]
