@@ -1282,7 +1282,14 @@ extension TreeDecoder {
                 null.takePart(in: decoder)
                 return null
             }
-            return decoder.superDecoder(at: valueIndex, path: path)
+            let superDecoder = decoder.superDecoder(at: valueIndex, path: path)
+            if decoder.readKeys != nil {
+                // The member is read by whatever the model decodes through the super decoder,
+                // and what that leaves unread inside it is reported with this object.
+                decoder.markRead(valueIndex: valueIndex, in: objectIndex)
+                decoder.superDecoders.append((objectIndex, superDecoder))
+            }
+            return superDecoder
         }
     }
 

@@ -79,6 +79,8 @@ extension TreeDecoder {
     /// Records the members of an object that the model just decoded from it did not read, and
     /// inside the members that a nested key went through (`"ext.desc"`), those that nothing read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
+        guard readKeys != nil else { return }
+        if !superDecoders.isEmpty { reportSuperDecodedValues(of: objectIndex) }
         guard let readKeys else { return }
         let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
@@ -94,6 +96,33 @@ extension TreeDecoder {
                 reportUnreadKeys(inside: keyIndex + 1, path: path.appending(AnyCodingKey(name)))
             }
             keyIndex = tree.next(after: keyIndex + 1)
+        }
+    }
+
+    /// Reports what the model left unread in the values it decoded through super decoders of
+    /// `objectIndex`'s container (`superDecoder(forKey:)`, `superDecoder()`), and in the values of
+    /// the super decoders those made in turn: the super decoders' reads count as this decoder's
+    /// (they read the same tree), and each value is reported once however many super decoders
+    /// it was given to.
+    private func reportSuperDecodedValues(of objectIndex: Int) {
+        var values: [(index: Int, path: CodingPathNode)] = []
+        var taken: [TreeDecoder] = []
+        superDecoders.removeAll { entry in
+            guard entry.object == objectIndex else { return false }
+            taken.append(entry.decoder)
+            return true
+        }
+        while let superDecoder = taken.popLast() {
+            if let read = superDecoder.readKeys { readKeys?.formUnion(read) }
+            if !superDecoder.passedKeys.isEmpty { passedKeys.formUnion(superDecoder.passedKeys) }
+            if !values.contains(where: { $0.index == superDecoder.nodeIndex }) {
+                values.append((superDecoder.nodeIndex, superDecoder.codingPathNode))
+            }
+            taken.append(contentsOf: superDecoder.superDecoders.lazy.map(\.decoder))
+            superDecoder.superDecoders = []
+        }
+        for value in values where tree[value.index].kind == .object {
+            reportUnreadKeys(of: value.index, path: value.path)
         }
     }
 

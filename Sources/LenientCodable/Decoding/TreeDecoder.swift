@@ -80,6 +80,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
         @exclusivity(unchecked) var passedKeys: Set<Int> = []
+        /// The super decoders that containers of this decoder made while unknown keys are
+        /// reported, by the object of the container: see ``reportSuperDecodedValues(of:)``.
+        @exclusivity(unchecked) var superDecoders: [(object: Int, decoder: TreeDecoder)] = []
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
@@ -193,6 +196,11 @@ final class TreeDecoder: Decoder {
     var passedKeys: Set<Int> {
         get { occasionalState?.passedKeys ?? [] }
         _modify { yield &occasional.passedKeys }
+    }
+    /// The super decoders made by this decoder's containers, while unknown keys are reported.
+    var superDecoders: [(object: Int, decoder: TreeDecoder)] {
+        get { occasionalState?.superDecoders ?? [] }
+        _modify { yield &occasional.superDecoders }
     }
     /// The calls the pass under way logged, in order.
     var callLog: [LoggedCall] {

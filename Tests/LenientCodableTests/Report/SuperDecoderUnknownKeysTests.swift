@@ -1,0 +1,92 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// `reportsUnknownKeys` looks inside the values a model decodes through super decoders, as it
+/// looks inside those it decodes through its containers: each member nothing read is reported
+/// once, with its path.
+@Suite struct SuperDecoderUnknownKeysTests {
+    static var decoder: LenientJSONDecoder {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        return LenientJSONDecoder(options: options)
+    }
+
+    struct Inner: Codable, Equatable {
+        var other: Int
+    }
+
+    /// Asks for two super decoders of the same member, reads through the second.
+    struct ThroughSuperTwice: Decodable, Equatable {
+        var other: Int
+        enum CodingKeys: String, CodingKey { case inner }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try container.superDecoder(forKey: .inner).container(keyedBy: CodingKeys.self)
+            other = try Inner(from: container.superDecoder(forKey: .inner)).other
+        }
+    }
+
+    /// A super decoder's container hands out a super decoder in turn.
+    struct ThroughNestedSuper: Decodable, Equatable {
+        var other: Int
+        enum CodingKeys: String, CodingKey { case outer, inner }
+        init(from decoder: any Decoder) throws {
+            let outer = try decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .outer)
+            other = try Inner(from: outer.container(keyedBy: CodingKeys.self).superDecoder(forKey: .inner)).other
+        }
+    }
+
+    class Base: Decodable {
+        var a: Int
+    }
+
+    /// The class pattern of `superDecoder()`: the superclass decodes the member `super`.
+    final class Derived: Base {
+        var b: Int
+        enum CodingKeys: String, CodingKey { case b }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            b = try container.decode(Int.self, forKey: .b)
+            try super.init(from: container.superDecoder())
+        }
+    }
+
+    @Test func whatAModelLeavesUnreadThroughASuperDecoderIsReportedOnce() throws {
+        let (value, report) = try Self.decoder.decodeWithReport(
+            ThroughSuperTwice.self, from: #"{"inner":{"other":1,"junk":2},"z":3}"#)
+        #expect(value.other == 1)
+        #expect(report.issues(ofKind: .unknownKey).map(\.path).sorted() == ["inner.junk", "z"])
+        #expect(report.issues.count == 2, "\(report)")
+    }
+
+    @Test func superDecodersOfSuperDecodersAreLookedInsideToo() throws {
+        let json = #"{"outer":{"inner":{"other":1,"junk":2},"g":1},"z":3}"#
+        let (value, report) = try Self.decoder.decodeWithReport(ThroughNestedSuper.self, from: json)
+        #expect(value.other == 1)
+        #expect(report.issues(ofKind: .unknownKey).map(\.path).sorted() == ["outer.g", "outer.inner.junk", "z"])
+        #expect(report.issues.count == 3, "\(report)")
+    }
+
+    @Test func aSuperclassDecodedFromSuperReportsWhatItLeftUnread() throws {
+        let (value, report) = try Self.decoder.decodeWithReport(
+            [Derived].self, from: #"[{"b":1,"super":{"a":2,"q":3}},{"b":1,"super":{"a":"2"},"r":1}]"#)
+        #expect(value.map(\.a) == [2, 2])
+        #expect(
+            report.issues.map { "\($0.kind) \($0.path)" }.sorted() == [
+                "coerced [1].super.a", "unknownKey [0].super.q", "unknownKey [1].r",
+            ])
+    }
+
+    /// Nothing is reported where the super decoder's value was read whole, nor without the option.
+    @Test func aValueReadWholeThroughASuperDecoderHasNoUnknownKeys() throws {
+        let json = #"{"inner":{"other":1}}"#
+        #expect(try Self.decoder.decodeWithReport(ThroughSuperTwice.self, from: json).report.isEmpty)
+        let quiet = try LenientJSONDecoder().decodeWithReport(
+            ThroughSuperTwice.self, from: #"{"inner":{"other":1,"junk":2},"z":3}"#)
+        #expect(quiet.report.isEmpty)
+    }
+}
