@@ -1287,7 +1287,7 @@ extension TreeDecoder {
                 // The member is read by whatever the model decodes through the super decoder,
                 // and what that leaves unread inside it is reported with this object.
                 decoder.markRead(valueIndex: valueIndex, in: objectIndex)
-                decoder.superDecoders.append((objectIndex, superDecoder))
+                decoder.noteSuperDecoder(superDecoder, of: objectIndex)
             }
             return superDecoder
         }

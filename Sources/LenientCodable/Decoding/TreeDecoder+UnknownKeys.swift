@@ -80,7 +80,7 @@ extension TreeDecoder {
     /// inside the members that a nested key went through (`"ext.desc"`), those that nothing read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
         guard readKeys != nil else { return }
-        if !superDecoders.isEmpty { reportSuperDecodedValues(of: objectIndex) }
+        if !superDecodedValues.isEmpty { reportSuperDecodedValues(of: objectIndex) }
         guard let readKeys else { return }
         let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
@@ -99,27 +99,63 @@ extension TreeDecoder {
         }
     }
 
+    /// A value that a container handed to a super decoder (`superDecoder(forKey:)`,
+    /// `superDecoder()`) while unknown keys are reported: what the model reads through the super
+    /// decoder counts as read, and what it leaves unread is reported with the container's object.
+    struct SuperDecodedValue {
+        /// The object of the container that made the super decoder.
+        let object: Int
+        /// The value's node, and its path.
+        let node: Int
+        let path: CodingPathNode
+        /// The super decoder while it lives: its reads are taken over when it goes (`deinit`), or
+        /// when the object is reported while something still holds it. Weak, as the super
+        /// decoder holds its creator.
+        weak var decoder: TreeDecoder?
+    }
+
+    /// Remembers a super decoder that a container over `objectIndex` made, while unknown keys are
+    /// reported.
+    func noteSuperDecoder(_ superDecoder: TreeDecoder, of objectIndex: Int) {
+        superDecoder.occasional.readsCreator = self
+        superDecodedValues.append(
+            SuperDecodedValue(
+                object: objectIndex, node: superDecoder.nodeIndex, path: superDecoder.codingPathNode,
+                decoder: superDecoder))
+    }
+
+    /// Takes over what a super decoder read, and the values it handed to super decoders in turn.
+    func takeOverReads(of superDecoder: TreeDecoder) {
+        if let read = superDecoder.readKeys { readKeys?.formUnion(read) }
+        if !superDecoder.passedKeys.isEmpty { passedKeys.formUnion(superDecoder.passedKeys) }
+        if !superDecoder.superDecodedValues.isEmpty { superDecodedValues += superDecoder.superDecodedValues }
+    }
+
     /// Reports what the model left unread in the values it decoded through super decoders of
-    /// `objectIndex`'s container (`superDecoder(forKey:)`, `superDecoder()`), and in the values of
-    /// the super decoders those made in turn: the super decoders' reads count as this decoder's
-    /// (they read the same tree), and each value is reported once however many super decoders
-    /// it was given to.
+    /// `objectIndex`'s container, and in the values those super decoders handed on in turn: the
+    /// super decoders' reads count as this decoder's (they read the same tree), and each value is
+    /// reported once however many super decoders it was given to.
     private func reportSuperDecodedValues(of objectIndex: Int) {
+        var objects: Set<Int> = [objectIndex]
         var values: [(index: Int, path: CodingPathNode)] = []
-        var taken: [TreeDecoder] = []
-        superDecoders.removeAll { entry in
-            guard entry.object == objectIndex else { return false }
-            taken.append(entry.decoder)
-            return true
-        }
-        while let superDecoder = taken.popLast() {
-            if let read = superDecoder.readKeys { readKeys?.formUnion(read) }
-            if !superDecoder.passedKeys.isEmpty { passedKeys.formUnion(superDecoder.passedKeys) }
-            if !values.contains(where: { $0.index == superDecoder.nodeIndex }) {
-                values.append((superDecoder.nodeIndex, superDecoder.codingPathNode))
+        // Values handed on by super decoders are taken over with their reads, and so follow the
+        // values they are inside: one pass in order finds them all.
+        var position = 0
+        while position < superDecodedValues.count {
+            let value = superDecodedValues[position]
+            guard objects.contains(value.object) else {
+                position += 1
+                continue
             }
-            taken.append(contentsOf: superDecoder.superDecoders.lazy.map(\.decoder))
-            superDecoder.superDecoders = []
+            superDecodedValues.remove(at: position)
+            if let alive = value.decoder {
+                // Still held by the model (or by what it kept): its reads so far count.
+                alive.occasional.readsCreator = nil
+                takeOverReads(of: alive)
+                alive.superDecodedValues = []
+            }
+            objects.insert(value.node)
+            if !values.contains(where: { $0.index == value.node }) { values.append((value.node, value.path)) }
         }
         for value in values where tree[value.index].kind == .object {
             reportUnreadKeys(of: value.index, path: value.path)

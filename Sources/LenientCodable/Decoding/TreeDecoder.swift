@@ -80,9 +80,12 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
         @exclusivity(unchecked) var passedKeys: Set<Int> = []
-        /// The super decoders that containers of this decoder made while unknown keys are
-        /// reported, by the object of the container: see ``reportSuperDecodedValues(of:)``.
-        @exclusivity(unchecked) var superDecoders: [(object: Int, decoder: TreeDecoder)] = []
+        /// The values that containers of this decoder handed to super decoders while unknown keys
+        /// are reported: see ``reportSuperDecodedValues(of:)``.
+        @exclusivity(unchecked) var superDecodedValues: [SuperDecodedValue] = []
+        /// For a super decoder made while unknown keys are reported: the decoder whose container
+        /// made it, which takes over its reads when it goes (see `deinit`).
+        @exclusivity(unchecked) var readsCreator: TreeDecoder?
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
@@ -91,8 +94,14 @@ final class TreeDecoder: Decoder {
     /// ``OccasionalState``, `nil` until a decode needs some of it.
     @exclusivity(unchecked) private var occasionalState: OccasionalState?
 
+    /// A super decoder made while unknown keys are reported hands what it read to the decoder
+    /// that made it (``takeOverReads(of:)``).
+    deinit {
+        if let creator = occasionalState?.readsCreator { creator.takeOverReads(of: self) }
+    }
+
     /// ``OccasionalState``, made on first use.
-    private var occasional: OccasionalState {
+    var occasional: OccasionalState {
         if let occasionalState { return occasionalState }
         let made = OccasionalState()
         occasionalState = made
@@ -197,10 +206,11 @@ final class TreeDecoder: Decoder {
         get { occasionalState?.passedKeys ?? [] }
         _modify { yield &occasional.passedKeys }
     }
-    /// The super decoders made by this decoder's containers, while unknown keys are reported.
-    var superDecoders: [(object: Int, decoder: TreeDecoder)] {
-        get { occasionalState?.superDecoders ?? [] }
-        _modify { yield &occasional.superDecoders }
+    /// The values this decoder's containers handed to super decoders, while unknown keys are
+    /// reported.
+    var superDecodedValues: [SuperDecodedValue] {
+        get { occasionalState?.superDecodedValues ?? [] }
+        _modify { yield &occasional.superDecodedValues }
     }
     /// The calls the pass under way logged, in order.
     var callLog: [LoggedCall] {

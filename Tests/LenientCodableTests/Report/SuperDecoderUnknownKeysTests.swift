@@ -89,4 +89,50 @@ import Testing
             ThroughSuperTwice.self, from: #"{"inner":{"other":1,"junk":2},"z":3}"#)
         #expect(quiet.report.isEmpty)
     }
+
+    /// Where the super decoders of a model that then fails went, for the test below.
+    final class Escaped: @unchecked Sendable {
+        // Written and read on the test's own thread only: the lock-free box a decode in the same
+        // task fills.
+        weak var superDecoder: AnyObject?
+    }
+
+    /// Makes a super decoder, reads through it, then fails.
+    struct FailsAfterASuperDecoder: Decodable {
+        enum CodingKeys: String, CodingKey { case inner }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let superDecoder = try container.superDecoder(forKey: .inner)
+            (decoder.userInfo[SuperDecoderUnknownKeysTests.escapedKey] as? Escaped)?.superDecoder =
+                superDecoder as AnyObject
+            _ = try superDecoder.container(keyedBy: CodingKeys.self)
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "refused"))
+        }
+    }
+
+    struct Probing: Decodable {
+        var failed: FailsAfterASuperDecoder?
+        var count: Int
+        enum CodingKeys: String, CodingKey { case failed, count }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            failed = try? container.decode(FailsAfterASuperDecoder.self, forKey: .failed)
+            count = try container.decode(Int.self, forKey: .count)
+        }
+    }
+
+    static let escapedKey = CodingUserInfoKey(rawValue: "escaped")!
+
+    /// A super decoder whose model failed is gone with the decode: remembering it for the report
+    /// keeps no decoder alive.
+    @Test func aSuperDecoderOfAFailedModelDoesNotOutliveTheDecode() throws {
+        let escaped = Escaped()
+        let decoder = Self.decoder
+        decoder.userInfo[Self.escapedKey] = escaped
+        let (value, report) = try decoder.decodeWithReport(
+            Probing.self, from: #"{"failed":{"inner":{"x":1}},"count":2}"#)
+        #expect(value.failed == nil && value.count == 2)
+        #expect(report.isEmpty, "\(report)")
+        #expect(escaped.superDecoder == nil)
+    }
 }
