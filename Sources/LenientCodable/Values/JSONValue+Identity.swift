@@ -27,34 +27,83 @@ extension JSONValue {
     /// `value` is left `null`.
     ///
     /// For JSON that user code returned and the decoder or encoder refused for its depth: a value
-    /// decoded from text is at most 512 levels deep and is released as usual. Before a container
-    /// is let go, its children are retained here, so whoever frees it frees an array of values
-    /// still held, without recursing; the children are let go the same way, one at a time. Each
-    /// container's storage is visited once, so a value that repeats a container (`[x, x]` at
-    /// every level) costs its number of containers, not its size when written out.
+    /// decoded from text is at most 512 levels deep and is released as usual.
+    ///
+    /// Containers may be shared (`[x, x]` at every level, a subtree kept in two places), so the
+    /// value is a graph, not a tree. First every container is found once, by its storage, and held
+    /// here; then they are let go parents first (Kahn's order): a container is let go only once
+    /// every container that refers to it has been, so freeing it frees no container that is still
+    /// referred to by nothing but it. Each free then releases only values still held here, without
+    /// recursing. The cost is linear in the number of distinct containers and their references, not
+    /// in the value's size when written out.
     static func releaseIteratively(_ value: inout JSONValue) {
-        var pending: [JSONValue] = []
-        // Storage addresses, compared and never read through. An address stays a container's
-        // identity after that container is freed, because nothing here allocates a container that
-        // could take its place. NestingBudgetTests' 200 000-level hook runs this under AddressSanitizer in CI.
-        var visited = Set<UnsafeRawPointer>()
-        var current = JSONValue.null
-        swap(&current, &value)
-        while true {
-            switch current {
-            case .array(let elements):
-                let storage = elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-                if let storage, visited.insert(storage).inserted { pending.append(contentsOf: elements) }
-            case .object(let object):
-                if let storage = object.storageAddress, visited.insert(storage).inserted {
-                    for member in object { pending.append(member.value) }
-                }
-            default:
-                break
+        // One held copy of each container, in the order found; the number of references to each
+        // from the containers of the value; and each container's place, by storage address.
+        var held: [JSONValue] = []
+        var referrers: [Int] = []
+        // Addresses of storage that `held` keeps alive until the container is let go, and looked
+        // up only while it is held: no freed container's address is ever looked up.
+        var places: [UnsafeRawPointer: Int] = [:]
+        func place(of child: JSONValue) -> Int? {
+            guard let address = child.containerStorage else { return nil }
+            if let found = places[address] { return found }
+            places[address] = held.count
+            held.append(child)
+            referrers.append(0)
+            return held.count - 1
+        }
+        var root = JSONValue.null
+        swap(&root, &value)
+        guard place(of: root) != nil else { return }
+        // Finds every container and counts its references, without recursion.
+        var next = 0
+        while next < held.count {
+            // A copy: `place(of:)` appends to `held` while the children are visited.
+            let container = held[next]
+            container.forEachChild { child in
+                if let found = place(of: child) { referrers[found] += 1 }
             }
-            current = .null
-            guard let next = pending.popLast() else { return }
-            current = next
+            next += 1
+        }
+        // The caller's reference goes first; then each container whose referrers are all gone.
+        root = .null
+        var ready = [0]
+        while let current = ready.popLast() {
+            var container = JSONValue.null
+            swap(&container, &held[current])
+            container.forEachChild { child in
+                guard let address = child.containerStorage, let found = places[address] else { return }
+                referrers[found] -= 1
+                if referrers[found] == 0 { ready.append(found) }
+            }
+            // Let go here. Its children are all still held, so freeing it releases each of them
+            // by one reference, and frees none.
+            container = .null
+        }
+    }
+
+    /// The address of a non-empty container's storage, as its identity; `nil` for scalars and
+    /// empty containers, which refer to nothing.
+    private var containerStorage: UnsafeRawPointer? {
+        switch self {
+        case .array(let elements):
+            return elements.isEmpty ? nil : elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        case .object(let object):
+            return object.storageAddress
+        default:
+            return nil
+        }
+    }
+
+    /// Calls `body` with each element or member value of a container; nothing for a scalar.
+    private func forEachChild(_ body: (JSONValue) -> Void) {
+        switch self {
+        case .array(let elements):
+            for element in elements { body(element) }
+        case .object(let object):
+            for member in object { body(member.value) }
+        default:
+            break
         }
     }
 }

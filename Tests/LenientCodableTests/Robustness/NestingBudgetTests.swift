@@ -269,6 +269,44 @@ import Testing
         #expect(String(describing: error).contains("willDecode of Deep"))
     }
 
+    /// How ``Shared`` repeats its container at every level.
+    protocol SharingShape { static func level(_ inner: JSONValue) -> JSONValue }
+    enum SharedInArrays: SharingShape { static func level(_ inner: JSONValue) -> JSONValue { [inner, inner] } }
+    enum SharedInObjects: SharingShape {
+        static func level(_ inner: JSONValue) -> JSONValue { ["a": inner, "b": inner] }
+    }
+
+    /// Returns JSON that shares its one container at every level, from a decoding hook, a
+    /// decoding transform and an encoding hook.
+    struct Shared<Shape: SharingShape>: Codable, DecodingHooks, EncodingHooks, KeyMapping {
+        var value: JSONValue?
+        static var keyMapping: [String: KeySource] { [:] }
+        static var decodingTransforms: [String: JSONTransform] { ["value": JSONTransform { _ in deep() }] }
+        static func deep() -> JSONValue {
+            var deep: JSONValue = 0
+            for _ in 0..<200_000 { deep = Shape.level(deep) }
+            return deep
+        }
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { json["hook"] == nil ? json : ["value": deep()] }
+        func didEncode(_ json: inout JSONValue) throws { json = Self.deep() }
+    }
+
+    /// JSON shared at every level (`[x, x]`, `{"a": x, "b": x}`) too deep to write is refused, and
+    /// let go without the recursion that releasing it by Swift would take.
+    @Test func sharedContainersDeeperThanTheBudgetAreLetGoCleanly() throws {
+        func check<Shape: SharingShape>(_: Shape.Type) {
+            #expect(throws: DecodingError.self) {
+                try LenientJSONDecoder().decode(Shared<Shape>.self, from: #"{"hook":1}"#)
+            }
+            #expect(throws: DecodingError.self) {
+                try LenientJSONDecoder().decode(Shared<Shape>.self, from: #"{"value":1}"#)
+            }
+            #expect(throws: EncodingError.self) { try LenientJSONEncoder().encode(Shared<Shape>(value: 1)) }
+        }
+        check(SharedInArrays.self)
+        check(SharedInObjects.self)
+    }
+
     /// A link whose `willDecode` changes its JSON at every level: each level's JSON is written
     /// and parsed again, the whole subtree below it.
     final class Link: Codable, DecodingHooks, Equatable {
