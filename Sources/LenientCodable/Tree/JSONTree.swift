@@ -327,7 +327,8 @@ extension JSONTree {
     /// hook returned finds its own JSON without building it again from the tree.
     func cache(ofWritten value: JSONValue) -> [Int: JSONValue] {
         var cache = [0: value]
-        guard nodes.count > 0 else { return cache }
+        // A scalar (a hook that unwraps `{"value": 250}` to `250`) has no members to cache.
+        guard nodes.count > 0, nodes[0].isContainer else { return cache }
         let end = nodes[0].containerEnd
         switch value {
         case .object(let object) where nodes[0].kind == .object:

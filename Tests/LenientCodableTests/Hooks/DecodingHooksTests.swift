@@ -174,4 +174,43 @@ import Testing
         #expect(context.debugDescription.contains("Shape"))
         #expect(context.debugDescription.contains("String"))
     }
+
+    /// A single-value type whose hook unwraps an envelope to the scalar inside it.
+    struct Price: Codable, Equatable, DecodingHooks {
+        var cents: Int
+        init(cents: Int) { self.cents = cents }
+        init(from decoder: any Decoder) throws { cents = try decoder.singleValueContainer().decode(Int.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(cents)
+        }
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { json["value"] ?? json }
+    }
+
+    struct Cart: Codable, Equatable {
+        var price: Price
+        var prices: [Price]
+    }
+
+    /// A hook may return a scalar for an object: the type decodes the scalar, in every mode, at
+    /// the top level and inside arrays, and what it encodes decodes back.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func aHookMayUnwrapAnObjectToAScalar(options: LenientJSONDecoder.Options) throws {
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"{"price":{"value":250},"prices":[{"value":1},2,{"value":"x","other":3}]}"#
+        let (cart, report) = try decoder.decodeWithReport(
+            Cart.self, from: #"{"price":{"value":250},"prices":[{"value":1},2]}"#)
+        #expect(cart == Cart(price: Price(cents: 250), prices: [Price(cents: 1), Price(cents: 2)]))
+        #expect(report.isEmpty)
+        #expect(try decoder.decode(Price.self, from: #"{"value":7}"#) == Price(cents: 7))
+        #expect(try decoder.decode(Cart.self, from: LenientJSONEncoder().encode(cart)) == cart)
+        if options.allowsLooseKeyMatching {
+            // A hook's scalar that needs forgiving is forgiven and reported like any value.
+            let lossy = try decoder.decodeWithReport(Cart.self, from: json)
+            #expect(lossy.value.prices == [Price(cents: 1), Price(cents: 2)])
+            #expect(lossy.report.issues.map(\.path) == ["prices[2]"])
+        } else {
+            #expect(throws: DecodingError.self) { try decoder.decode(Cart.self, from: json) }
+        }
+    }
 }
