@@ -46,9 +46,20 @@ extension TreeDecoder {
 
     /// Where a node of this decoder's tree is in the JSON, for the report: `books[2].ext.desc`.
     func jsonPath(of index: Int) -> JSONPathStep {
-        let pathIndex = jsonPathIndex ?? JSONPathIndex(tree)
+        // A super decoder reads its owner's tree: the owner's index serves it, built once for
+        // the tree however many super decoders report from it.
+        if let owner { return owner.jsonPath(of: index) }
+        let pathIndex = jsonPathIndex ?? makeJSONPathIndex()
         jsonPathIndex = pathIndex
         return pathIndex.step(of: index, in: tree, root: host.map { $0.decoder.jsonPath(of: $0.index) } ?? .root)
+    }
+
+    /// The index of ``jsonPath(of:)``, over the whole tree: built once per tree, on its first
+    /// report entry.
+    @inline(never)
+    private func makeJSONPathIndex() -> JSONPathIndex {
+        (owner ?? self).pathIndexedNodes += tree.nodes.count
+        return JSONPathIndex(tree)
     }
 
     /// The JSON path of a member of an object of this decoder's tree, reached by `keys` (a key

@@ -157,6 +157,9 @@ final class TreeDecoder: Decoder {
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
+    /// How many nodes this decoder indexed for the JSON paths of its report: its tree's, once,
+    /// which tests hold to the size of the input.
+    @exclusivity(unchecked) var pathIndexedNodes = 0
     /// Set while the lenient decoder decodes an element of a plain scalar type (no user code
     /// runs) whose failure only drops it: the error is caught and reported under the element's
     /// path, so it is built without the coding path, which would cost the path's depth for every
