@@ -1284,10 +1284,10 @@ extension TreeDecoder {
             }
             let superDecoder = decoder.superDecoder(at: valueIndex, path: path)
             if decoder.readKeys != nil {
-                // The member is read by whatever the model decodes through the super decoder,
-                // and what that leaves unread inside it is reported with this object.
-                decoder.markRead(valueIndex: valueIndex, in: objectIndex)
-                decoder.noteSuperDecoder(superDecoder, of: objectIndex)
+                // Once the model decodes through the super decoder, the member is read, and what
+                // the model leaves unread inside it is reported with this object. Asked for and not
+                // used (as `UnknownKeys` asks for one to reach this container), it reads nothing.
+                superDecoder.occasional.pendingSuperNote = (decoder, objectIndex)
             }
             return superDecoder
         }

@@ -114,14 +114,16 @@ extension TreeDecoder {
         weak var decoder: TreeDecoder?
     }
 
-    /// Remembers a super decoder that a container over `objectIndex` made, while unknown keys are
-    /// reported.
-    func noteSuperDecoder(_ superDecoder: TreeDecoder, of objectIndex: Int) {
-        superDecoder.occasional.readsCreator = self
-        superDecodedValues.append(
-            SuperDecodedValue(
-                object: objectIndex, node: superDecoder.nodeIndex, path: superDecoder.codingPathNode,
-                decoder: superDecoder))
+    /// Called as a super decoder made while unknown keys are reported is first used for a
+    /// container: its member is read, and its creator remembers it (``SuperDecodedValue``).
+    @inline(never)
+    func noteUseAsSuperDecoder() {
+        guard let (creator, objectIndex) = occasional.pendingSuperNote else { return }
+        occasional.pendingSuperNote = nil
+        occasional.readsCreator = creator
+        creator.markRead(valueIndex: nodeIndex, in: objectIndex)
+        creator.superDecodedValues.append(
+            SuperDecodedValue(object: objectIndex, node: nodeIndex, path: codingPathNode, decoder: self))
     }
 
     /// Takes over what a super decoder read, and the values it handed to super decoders in turn.

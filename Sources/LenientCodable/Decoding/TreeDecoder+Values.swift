@@ -231,7 +231,19 @@ extension TreeDecoder {
             return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent)
         }
         if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
+        if readKeys != nil { return try decodeReportingUnknownKeys(type, at: index, path: path, isCurrent: isCurrent) }
         return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+    }
+
+    /// A model decoded without forgiveness while unknown keys are reported: what it leaves
+    /// unread in its object is reported once it is decoded, as in `.lenient`.
+    @inline(never)
+    private func decodeReportingUnknownKeys<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
+        if tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+        return value
     }
 
     /// The scalars that ``unwrapComposite(_:at:path:isCurrent:)`` does not read itself, in a

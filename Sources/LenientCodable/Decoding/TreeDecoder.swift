@@ -86,6 +86,9 @@ final class TreeDecoder: Decoder {
         /// For a super decoder made while unknown keys are reported: the decoder whose container
         /// made it, which takes over its reads when it goes (see `deinit`).
         @exclusivity(unchecked) var readsCreator: TreeDecoder?
+        /// For a super decoder made while unknown keys are reported and not used yet: the decoder
+        /// whose container made it and the container's object (see ``noteUseAsSuperDecoder()``).
+        @exclusivity(unchecked) var pendingSuperNote: (creator: TreeDecoder, object: Int)?
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
@@ -613,6 +616,7 @@ final class TreeDecoder: Decoder {
                 node, expected: [String: Any].self, container: "keyed decoding container", path: codingPathNode.path)
         }
         containersMade &+= 1
+        if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
         // Every model level asks for a container: where the stack guard looks (``StackGuard``).
         if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
             try checkStack(at: nodeIndex, path: codingPathNode)
@@ -686,6 +690,7 @@ final class TreeDecoder: Decoder {
                 node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
         }
         containersMade &+= 1
+        if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
         if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
@@ -693,6 +698,7 @@ final class TreeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
         if depth(at: nodeIndex) > StackGuard.unguardedDepth { try checkStack(at: nodeIndex, path: codingPathNode) }
         return self
     }

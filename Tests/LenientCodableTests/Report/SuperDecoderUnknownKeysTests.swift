@@ -135,4 +135,36 @@ import Testing
         #expect(report.isEmpty, "\(report)")
         #expect(escaped.superDecoder == nil)
     }
+
+    struct KeepsAll: Codable, Equatable {
+        var id: Int
+        var extras = UnknownKeys()
+    }
+
+    /// Asks for the decoder of `super` and never decodes through it.
+    struct AsksAndLeaves: Decodable {
+        var id: Int
+        enum CodingKeys: String, CodingKey { case id }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try container.superDecoder()
+            id = try container.decode(Int.self, forKey: .id)
+        }
+    }
+
+    /// A super decoder that nothing decodes through reads nothing: a member named `super` that an
+    /// `UnknownKeys` property keeps is not looked inside, and one whose decoder a model only asked
+    /// for is unknown.
+    @Test(arguments: [LenientJSONDecoder.Options.lenient, .strict])
+    func aSuperDecoderNothingDecodesThroughReadsNothing(preset: LenientJSONDecoder.Options) throws {
+        var options = preset
+        options.reportsUnknownKeys = true
+        let decoder = LenientJSONDecoder(options: options)
+        let (kept, keptReport) = try decoder.decodeWithReport(KeepsAll.self, from: #"{"id":1,"super":{"x":1},"y":2}"#)
+        #expect(kept.extras == ["super": ["x": 1], "y": 2])
+        #expect(keptReport.isEmpty, "\(keptReport)")
+        #expect(try decoder.decode(KeepsAll.self, from: LenientJSONEncoder().encode(kept)) == kept)
+        let (_, report) = try decoder.decodeWithReport(AsksAndLeaves.self, from: #"{"id":1,"super":{"x":1}}"#)
+        #expect(report.issues.map { "\($0.kind) \($0.path)" } == ["unknownKey super"])
+    }
 }
