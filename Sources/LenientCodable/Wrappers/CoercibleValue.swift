@@ -500,6 +500,8 @@ struct CoercionSource {
         if let integer = attempt(UInt64.self) { return "number \(integer)" }
         if let double = attempt(Double.self) { return "number \(double)" }
         if let decimal = attempt(Decimal.self) { return "number \(decimal)" }
+        // A number too large for any of those (`1e400`): the lenient decoder has its text.
+        if let treeDecoder = decoder as? TreeDecoder { return treeDecoder.describeFound(at: treeDecoder.nodeIndex) }
         return "a value that is not a string, number or boolean"
     }
 }

@@ -58,7 +58,18 @@ extension Defaulted: Decodable where Value: Decodable {
     /// - Throws: The decoder's error for a value that is present and not a `Value`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        wrappedValue = container.decodeNil() ? Value.defaultValue : try container.decode(Value.self)
+        guard container.decodeNil() else {
+            wrappedValue = try container.decode(Value.self)
+            return
+        }
+        // An element, a dictionary's value or a top-level value: reported as the property's
+        // default is (a property's `null` never comes here; its container overload reads it).
+        if let treeDecoder = decoder as? TreeDecoder {
+            treeDecoder.record(
+                .defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex,
+                "Found null; used the default \(Self.defaultDescription).")
+        }
+        wrappedValue = Value.defaultValue
     }
 }
 

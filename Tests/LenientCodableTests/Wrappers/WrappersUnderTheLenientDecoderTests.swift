@@ -263,4 +263,41 @@ import Testing
         #expect(dropped.wrappedValue.isEmpty)
         #expect(droppedReport.issues.map(\.kind) == [.droppedElement])
     }
+
+    // MARK: Defaulted outside a property
+
+    struct DefaultedList: Codable, Equatable {
+        var values: [Defaulted<Int>]
+        var byName: [String: Defaulted<Int>]
+    }
+
+    /// A `Defaulted` element, dictionary value or top-level value that is `null` takes the default,
+    /// reported at its own path as a property's is, in either preset; the round trip is clean.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func defaultedValuesOutsideAPropertyReportTheirDefault(options: LenientJSONDecoder.Options) throws {
+        let decoder = LenientJSONDecoder(options: options)
+        let (list, listReport) = try decoder.decodeWithReport(
+            DefaultedList.self, from: #"{"values":[null,1],"byName":{"a":null,"b":2}}"#)
+        #expect(list.values.map(\.wrappedValue) == [0, 1])
+        #expect(list.byName.mapValues(\.wrappedValue) == ["a": 0, "b": 2])
+        #expect(listReport.issues.map { "\($0.kind) \($0.path)" } == ["defaulted values[0]", "defaulted byName.a"])
+        let (top, topReport) = try decoder.decodeWithReport(Defaulted<Int>.self, from: "null")
+        #expect(top.wrappedValue == 0)
+        #expect(topReport.issues.map(\.kind) == [.defaulted])
+        let again = try decoder.decodeWithReport(DefaultedList.self, from: LenientJSONEncoder().encode(list))
+        #expect(again.value == list)
+        #expect(again.report.isEmpty)
+        // Foundation's decoder gives the same values.
+        let foundations = try JSONDecoder().decode(
+            DefaultedList.self, from: Data(#"{"values":[null,1],"byName":{"a":null,"b":2}}"#.utf8))
+        #expect(foundations == list)
+    }
+
+    /// A number too large for any numeric type is named by its text when the table refuses it.
+    @Test func aRefusedNumberIsNamedByItsText() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Wrapped<Bool>.self, from: #"{"value":1e400,"other":1}"#)
+        }
+        #expect(String(describing: error).contains("number 1e400"), "\(error)")
+    }
 }
