@@ -105,6 +105,72 @@ extension TreeDecoder {
             try decodeElement(type) { try $0.unwrap(type, at: $1, path: $2) }
         }
 
+        /// `nil` for `null`, and past the end, where the index still moves on, as Foundation's
+        /// container does (so later errors name the same index); otherwise the element.
+        @inline(__always)
+        private mutating func decodeIfPresentElement<T>(_ decode: (inout Self) throws -> T) throws -> T? {
+            if isAtEnd {
+                currentIndex += 1
+                return nil
+            }
+            if try decodeNil() { return nil }
+            return try decode(&self)
+        }
+
+        mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
+            try decodeIfPresentElement { try $0.decode(Bool.self) }
+        }
+        mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
+            try decodeIfPresentElement { try $0.decode(String.self) }
+        }
+        mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
+            try decodeIfPresentElement { try $0.decode(Double.self) }
+        }
+        mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+            try decodeIfPresentElement { try $0.decode(Float.self) }
+        }
+        mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? {
+            try decodeIfPresentElement { try $0.decode(Int.self) }
+        }
+        mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? {
+            try decodeIfPresentElement { try $0.decode(Int8.self) }
+        }
+        mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
+            try decodeIfPresentElement { try $0.decode(Int16.self) }
+        }
+        mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
+            try decodeIfPresentElement { try $0.decode(Int32.self) }
+        }
+        mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
+            try decodeIfPresentElement { try $0.decode(Int64.self) }
+        }
+        mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? {
+            try decodeIfPresentElement { try $0.decode(UInt.self) }
+        }
+        mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
+            try decodeIfPresentElement { try $0.decode(UInt8.self) }
+        }
+        mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
+            try decodeIfPresentElement { try $0.decode(UInt16.self) }
+        }
+        mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
+            try decodeIfPresentElement { try $0.decode(UInt32.self) }
+        }
+        mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
+            try decodeIfPresentElement { try $0.decode(UInt64.self) }
+        }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
+            try decodeIfPresentElement { try $0.decode(Int128.self) }
+        }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
+            try decodeIfPresentElement { try $0.decode(UInt128.self) }
+        }
+        mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+            try decodeIfPresentElement { try $0.decode(T.self) }
+        }
+
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
             -> KeyedDecodingContainer<NestedKey>
         {

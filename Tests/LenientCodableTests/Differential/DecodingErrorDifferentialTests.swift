@@ -218,6 +218,9 @@ extension DecodingErrorDifferentialTests {
         DifferentialCase("keyed container inside unkeyed on a number", UnkeyedNestedProbe.self, "[[1]]", .sameError),
         DifferentialCase("unkeyed nested container at end", UnkeyedNestedProbe.self, "[]", .sameError),
         DifferentialCase("superDecoder on a wrong type", SuperProbe.self, #"{"super":"x"}"#, .sameError),
+        DifferentialCase("decodeIfPresent past the end moves the index", OptionalsPastTheEnd.self, "[]", .sameError),
+        DifferentialCase("decodeIfPresent of null then past the end", OptionalsPastTheEnd.self, "[null]", .sameError),
+        DifferentialCase("decodeIfPresent of a value then past the end", OptionalsPastTheEnd.self, "[1]", .sameError),
     ]
 }
 
@@ -365,6 +368,18 @@ extension DecodingErrorDifferentialTests {
             var container = try decoder.unkeyedContainer()
             first = try container.decode(Int.self)
             second = try container.decode(Int.self)
+        }
+    }
+
+    /// Asks for optional elements past the end, then for one more: Foundation's index moves on
+    /// with each `decodeIfPresent`, and the error names it.
+    struct OptionalsPastTheEnd: Decodable, Equatable {
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            _ = try container.decodeIfPresent(Int.self)
+            _ = try container.decodeIfPresent(String.self)
+            _ = try container.decodeIfPresent([Int].self)
+            _ = try container.decode(Int.self)
         }
     }
 
