@@ -48,7 +48,9 @@ extension Defaulted: Decodable where Value: Decodable {
     /// Decodes the value, or takes the type's default for `null`.
     ///
     /// A missing key is handled by the `KeyedDecodingContainer.decode(_:forKey:)` overload for
-    /// `Defaulted`, which the compiler's code calls for the property.
+    /// `Defaulted`, which the compiler's code calls for the property. Under
+    /// ``LenientJSONDecoder``, a default taken here (an element, a dictionary's value, a top-level
+    /// value) is reported as ``DecodingIssue/Kind/defaulted``, as a property's is.
     ///
     /// ```swift
     /// let tags = try JSONDecoder().decode(Defaulted<[String]>.self, from: Data("null".utf8))  // []
