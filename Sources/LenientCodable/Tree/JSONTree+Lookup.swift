@@ -29,6 +29,15 @@ extension JSONTree {
     /// the decode call too (``NodeStorage/keepInput()``).
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
+        if let found = findMemberByBytes(in: objectIndex, key: key, cursor: cursor) { return found }
+        return findMemberCanonically(in: objectIndex, key: key)
+    }
+
+    /// ``findMember(in:key:cursor:)`` for a key spelled with the same bytes.
+    @inline(__always)
+    private func findMemberByBytes(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState)
+        -> Int?
+    {
         let hash = KeySummary.hash(key)
         guard !cursor.exactKeys.keysBefore.contains(hash) else {
             // A scan from the first member costs little in an object of a few members (a model's).
@@ -44,6 +53,30 @@ extension JSONTree {
             return keyIndex + 1
         }
         return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// The first member whose key equals `key` as Swift's `String` does, by Unicode canonical
+    /// equivalence, as Foundation's `JSONDecoder` finds keys: `"café"` sent decomposed
+    /// (`"cafe\u{301}"`) is the coding key `"café"`. Asked once no member has the key's bytes;
+    /// only a key beyond ASCII has other spellings, and only members beyond ASCII (or escaped)
+    /// are compared. (An ASCII coding key is not looked for under a spelling beyond ASCII, such
+    /// as the Kelvin sign for `K`.) `key` is read during the call only, held by the caller.
+    @inline(never)
+    func findMemberCanonically(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard key.contains(where: { $0 >= 0x80 }), nodes[objectIndex].kind == .object else { return nil }
+        let name = String(decoding: key, as: UTF8.self)
+        let end = nodes[objectIndex].containerEnd
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            let node = nodes[keyIndex]
+            if node.has(JSONNode.hasEscapes) || bytes(of: node).contains(where: { $0 >= 0x80 }),
+                string(at: keyIndex) == name
+            {
+                return keyIndex + 1
+            }
+            keyIndex = next(after: keyIndex + 1)
+        }
+        return nil
     }
 
     /// ``findMember(in:key:cursor:)`` for a key that the summary of the members before the

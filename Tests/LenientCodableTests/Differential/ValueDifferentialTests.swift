@@ -66,6 +66,11 @@ extension ValueDifferentialTests {
         DifferentialCase(
             "white space everywhere", [String: [Int]].self, " \n\t{ \"a\" :\r\n [ 1 , 2 ] } \n", .sameValue),
         DifferentialCase("one followed by NUL", Int.self, "1\u{0}", .sameValue),
+        // Keys are found as Foundation finds them, by `String` equality: a decomposed spelling, raw
+        // or escaped, is the coding key's precomposed one.
+        DifferentialCase("decomposed key", Accented.self, "{\"cafe\u{301}\":1,\"other\":2}", .sameValue),
+        DifferentialCase("escaped decomposed key", Accented.self, #"{"caf\u0065\u0301":1}"#, .sameValue),
+        DifferentialCase("precomposed key first", Accented.self, "{\"café\":1,\"cafe\u{301}\":2}", .sameValue),
     ]
 
     static let strategyCases: [DifferentialCase] = [
@@ -180,6 +185,15 @@ extension ValueDifferentialTests {
         var missing: Int?
         var nested: Nested?
         var list: [Int?]?
+    }
+
+    struct Accented: Codable, Equatable {
+        var accented: Int
+        var other: Int?
+        enum CodingKeys: String, CodingKey {
+            case accented = "café"
+            case other
+        }
     }
 
     struct Named: Decodable, Equatable {
