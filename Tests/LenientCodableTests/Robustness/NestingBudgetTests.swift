@@ -300,7 +300,7 @@ import Testing
     }
 
     /// How ``Shared`` repeats its container at every level.
-    protocol SharingShape { static func level(_ inner: JSONValue) -> JSONValue }
+    protocol SharingShape: SendableMetatype { static func level(_ inner: JSONValue) -> JSONValue }
     enum SharedInArrays: SharingShape { static func level(_ inner: JSONValue) -> JSONValue { [inner, inner] } }
     enum SharedInObjects: SharingShape {
         static func level(_ inner: JSONValue) -> JSONValue { ["a": inner, "b": inner] }
