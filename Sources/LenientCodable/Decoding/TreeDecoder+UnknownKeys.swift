@@ -103,9 +103,8 @@ extension TreeDecoder {
     /// `superDecoder()`) while unknown keys are reported: what the model reads through the super
     /// decoder counts as read, and what it leaves unread is reported with the container's object.
     struct SuperDecodedValue {
-        /// The object of the container that made the super decoder.
-        let object: Int
-        /// The value's node, and its path.
+        /// The value's node, and its path. (The object of the container that made the super
+        /// decoder is the key it is kept under.)
         let node: Int
         let path: CodingPathNode
         /// The super decoder while it lives: its reads are taken over when it goes (`deinit`), or
@@ -122,15 +121,17 @@ extension TreeDecoder {
         occasional.pendingSuperNote = nil
         occasional.readsCreator = creator
         creator.markRead(valueIndex: nodeIndex, in: objectIndex)
-        creator.superDecodedValues.append(
-            SuperDecodedValue(object: objectIndex, node: nodeIndex, path: codingPathNode, decoder: self))
+        creator.superDecodedValues[objectIndex, default: []].append(
+            SuperDecodedValue(node: nodeIndex, path: codingPathNode, decoder: self))
     }
 
     /// Takes over what a super decoder read, and the values it handed to super decoders in turn.
     func takeOverReads(of superDecoder: TreeDecoder) {
         if let read = superDecoder.readKeys { readKeys?.formUnion(read) }
         if !superDecoder.passedKeys.isEmpty { passedKeys.formUnion(superDecoder.passedKeys) }
-        if !superDecoder.superDecodedValues.isEmpty { superDecodedValues += superDecoder.superDecodedValues }
+        if !superDecoder.superDecodedValues.isEmpty {
+            superDecodedValues.merge(superDecoder.superDecodedValues) { $0 + $1 }
+        }
     }
 
     /// Reports what the model left unread in the values it decoded through super decoders of
@@ -138,26 +139,26 @@ extension TreeDecoder {
     /// super decoders' reads count as this decoder's (they read the same tree), and each value is
     /// reported once however many super decoders it was given to.
     private func reportSuperDecodedValues(of objectIndex: Int) {
-        var objects: Set<Int> = [objectIndex]
+        // The object's values, then the values their super decoders handed on in turn (kept by
+        // the node of the value they are inside). Those of a model that failed stay behind,
+        // looked up by no one: each report costs the values it reports.
+        var objects = [objectIndex]
+        var seen = Set<Int>()
         var values: [(index: Int, path: CodingPathNode)] = []
-        // Values handed on by super decoders are taken over with their reads, and so follow the
-        // values they are inside: one pass in order finds them all.
-        var position = 0
-        while position < superDecodedValues.count {
-            let value = superDecodedValues[position]
-            guard objects.contains(value.object) else {
-                position += 1
-                continue
+        while let object = objects.popLast() {
+            guard let entries = superDecodedValues.removeValue(forKey: object) else { continue }
+            for value in entries {
+                if let alive = value.decoder {
+                    // Still held by the model (or by what it kept): its reads so far count.
+                    alive.occasional.readsCreator = nil
+                    takeOverReads(of: alive)
+                    alive.superDecodedValues = [:]
+                }
+                if seen.insert(value.node).inserted {
+                    values.append((value.node, value.path))
+                    objects.append(value.node)
+                }
             }
-            superDecodedValues.remove(at: position)
-            if let alive = value.decoder {
-                // Still held by the model (or by what it kept): its reads so far count.
-                alive.occasional.readsCreator = nil
-                takeOverReads(of: alive)
-                alive.superDecodedValues = []
-            }
-            objects.insert(value.node)
-            if !values.contains(where: { $0.index == value.node }) { values.append((value.node, value.path)) }
         }
         for value in values where tree[value.index].kind == .object {
             reportUnreadKeys(of: value.index, path: value.path)

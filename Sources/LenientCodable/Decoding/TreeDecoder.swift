@@ -81,8 +81,8 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
         @exclusivity(unchecked) var passedKeys: Set<Int> = []
         /// The values that containers of this decoder handed to super decoders while unknown keys
-        /// are reported: see ``reportSuperDecodedValues(of:)``.
-        @exclusivity(unchecked) var superDecodedValues: [SuperDecodedValue] = []
+        /// are reported, by the object of the container: see ``reportSuperDecodedValues(of:)``.
+        @exclusivity(unchecked) var superDecodedValues: [Int: [SuperDecodedValue]] = [:]
         /// For a super decoder made while unknown keys are reported: the decoder whose container
         /// made it, which takes over its reads when it goes (see `deinit`).
         @exclusivity(unchecked) var readsCreator: TreeDecoder?
@@ -214,8 +214,8 @@ final class TreeDecoder: Decoder {
     }
     /// The values this decoder's containers handed to super decoders, while unknown keys are
     /// reported.
-    var superDecodedValues: [SuperDecodedValue] {
-        get { occasionalState?.superDecodedValues ?? [] }
+    var superDecodedValues: [Int: [SuperDecodedValue]] {
+        get { occasionalState?.superDecodedValues ?? [:] }
         _modify { yield &occasional.superDecodedValues }
     }
     /// The calls the pass under way logged, in order.
