@@ -49,6 +49,7 @@ extension TreeDecoder {
         // A super decoder reads its owner's tree: the owner's index serves it, built once for
         // the tree however many super decoders report from it.
         if let owner { return owner.jsonPath(of: index) }
+        if let missing = missingMemberPath { return missing }
         let pathIndex = jsonPathIndex ?? makeJSONPathIndex()
         jsonPathIndex = pathIndex
         return pathIndex.step(of: index, in: tree, root: host.map { $0.decoder.jsonPath(of: $0.index) } ?? .root)

@@ -101,7 +101,7 @@ extension TreeDecoder {
             return try collectionType.decodeElements(as: T.self, from: self, at: index, path: path)
         case .model, .float, .int64, .decimal, .jsonValue, .dictionary, .collection, .converted:
             let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
-            if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+            if readKeys != nil { reportUnreadKeysOfModel(at: index, path: path) }
             return value
         }
     }

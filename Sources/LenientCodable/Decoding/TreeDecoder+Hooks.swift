@@ -336,7 +336,7 @@ extension TreeDecoder {
             inner.builtValues = inner.tree.cache(ofWritten: json)
             let value = try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
             // The model read the JSON its hook returned: what it left unread there is unknown.
-            if inner.readKeys != nil, inner.tree[0].kind == .object { inner.reportUnreadKeys(of: 0, path: path) }
+            if inner.readKeys != nil { inner.reportUnreadKeysOfModel(at: 0, path: path) }
             return value
         }
         // ...and nothing of the JSON it replaced, which the report does not list again.

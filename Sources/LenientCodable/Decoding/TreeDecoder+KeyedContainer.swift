@@ -1280,6 +1280,12 @@ extension TreeDecoder {
             guard let valueIndex else {
                 let null = TreeDecoder.nullDecoder(sharing: decoder, path: path)
                 null.takePart(in: decoder)
+                if decoder.report != nil {
+                    let name = key.stringValue
+                    null.occasional.missingMemberPath = decoder.jsonPath(
+                        ofObject: objectIndex,
+                        keys: [KeyBytes(convertsFromSnakeCase ? FoundationSnakeCase.convert(name) : name)])
+                }
                 return null
             }
             let superDecoder = decoder.superDecoder(at: valueIndex, path: path)
@@ -1287,7 +1293,7 @@ extension TreeDecoder {
                 // Once the model decodes through the super decoder, the member is read, and what
                 // the model leaves unread inside it is reported with this object. Asked for and not
                 // used (as `UnknownKeys` asks for one to reach this container), it reads nothing.
-                superDecoder.occasional.pendingSuperNote = (decoder, objectIndex)
+                superDecoder.occasional.pendingSuperNote = (decoder, decoder.nodeIndex, objectIndex)
             }
             return superDecoder
         }

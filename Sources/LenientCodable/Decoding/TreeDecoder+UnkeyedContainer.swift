@@ -197,7 +197,14 @@ extension TreeDecoder {
         }
 
         mutating func superDecoder() throws -> any Decoder {
-            try decodeElement((any Decoder).self) { decoder, index, path in decoder.superDecoder(at: index, path: path)
+            try decodeElement((any Decoder).self) { decoder, index, path in
+                let superDecoder = decoder.superDecoder(at: index, path: path)
+                // What the model leaves unread in the element is reported with the model, once it
+                // decodes through the super decoder (see `noteUseAsSuperDecoder`).
+                if decoder.readKeys != nil {
+                    superDecoder.occasional.pendingSuperNote = (decoder, decoder.nodeIndex, nil)
+                }
+                return superDecoder
             }
         }
     }

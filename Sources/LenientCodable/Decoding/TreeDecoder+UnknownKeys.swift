@@ -12,6 +12,12 @@ extension TreeDecoder {
     @inline(never)
     func markRead(valueIndex: Int, in objectIndex: Int) {
         guard readKeys != nil else { return }
+        // A member's own value, the usual case, follows its key: no search through the members,
+        // which a wide object read key by key would pay for every key.
+        if valueIndex > objectIndex + 1, tree[valueIndex].depth == tree[objectIndex].depth + 1 {
+            markRead(node: valueIndex - 1, whole: true)
+            return
+        }
         let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
         while keyIndex < end {
@@ -80,7 +86,6 @@ extension TreeDecoder {
     /// inside the members that a nested key went through (`"ext.desc"`), those that nothing read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
         guard readKeys != nil else { return }
-        if !superDecodedValues.isEmpty { reportSuperDecodedValues(of: objectIndex) }
         guard let readKeys else { return }
         let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
@@ -100,16 +105,23 @@ extension TreeDecoder {
     }
 
     /// A value that a container handed to a super decoder (`superDecoder(forKey:)`,
-    /// `superDecoder()`) while unknown keys are reported: what the model reads through the super
-    /// decoder counts as read, and what it leaves unread is reported with the container's object.
+    /// `superDecoder()`, an unkeyed container's `superDecoder()`) while unknown keys are reported:
+    /// what the model reads through the super decoder counts as read, and what it leaves unread is
+    /// reported with the model. Kept by the node of the model whose `init(from:)` asked for it.
     struct SuperDecodedValue {
-        /// The value's node, and its path. (The object of the container that made the super
-        /// decoder is the key it is kept under.)
+        /// The value's node, and its path.
         let node: Int
         let path: CodingPathNode
+        /// Whether the value is a member of an object (and not an element).
+        let isMember: Bool
         /// The super decoder while it lives: its reads are taken over when it goes (`deinit`), or
-        /// when the object is reported while something still holds it. Weak, as the super
+        /// when the model is reported while something still holds it. Weak, as the super
         /// decoder holds its creator.
+        weak var decoder: TreeDecoder?
+    }
+
+    /// A decoder held weakly.
+    struct WeakDecoder {
         weak var decoder: TreeDecoder?
     }
 
@@ -117,12 +129,13 @@ extension TreeDecoder {
     /// container: its member is read, and its creator remembers it (``SuperDecodedValue``).
     @inline(never)
     func noteUseAsSuperDecoder() {
-        guard let (creator, objectIndex) = occasional.pendingSuperNote else { return }
+        guard let (creator, model, objectIndex) = occasional.pendingSuperNote else { return }
         occasional.pendingSuperNote = nil
         occasional.readsCreator = creator
-        creator.markRead(valueIndex: nodeIndex, in: objectIndex)
-        creator.superDecodedValues[objectIndex, default: []].append(
-            SuperDecodedValue(node: nodeIndex, path: codingPathNode, decoder: self))
+        if let objectIndex { creator.markRead(valueIndex: nodeIndex, in: objectIndex) }
+        creator.superDecodedValues[model, default: []].append(
+            SuperDecodedValue(node: nodeIndex, path: codingPathNode, isMember: objectIndex != nil, decoder: self))
+        (owner ?? creator).occasional.usedSuperDecoders.append(WeakDecoder(decoder: self))
     }
 
     /// Takes over what a super decoder read, and the values it handed to super decoders in turn.
@@ -131,33 +144,46 @@ extension TreeDecoder {
         if !superDecoder.passedKeys.isEmpty { passedKeys.formUnion(superDecoder.passedKeys) }
         if !superDecoder.superDecodedValues.isEmpty {
             superDecodedValues.merge(superDecoder.superDecodedValues) { $0 + $1 }
+            superDecoder.superDecodedValues = [:]
         }
     }
 
-    /// Reports what the model left unread in the values it decoded through super decoders of
-    /// `objectIndex`'s container, and in the values those super decoders handed on in turn: the
-    /// super decoders' reads count as this decoder's (they read the same tree), and each value is
-    /// reported once however many super decoders it was given to.
-    private func reportSuperDecodedValues(of objectIndex: Int) {
-        // The object's values, then the values their super decoders handed on in turn (kept by
+    /// Once the document is decoded: the reads of the super decoders still held (a model kept
+    /// one and read through it after its own report) count too.
+    func takeOverReadsOfHeldSuperDecoders() {
+        for entry in usedSuperDecoders {
+            if let superDecoder = entry.decoder { takeOverReads(of: superDecoder) }
+        }
+    }
+
+    /// What the model at `index` reads is known: reports what it left unread in its object, and
+    /// in the values it decoded through super decoders. For a model of any JSON kind.
+    func reportUnreadKeysOfModel(at index: Int, path: CodingPathNode) {
+        if !superDecodedValues.isEmpty { reportSuperDecodedValues(of: index) }
+        if tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+    }
+
+    /// Reports what the model at `model` left unread in the values it decoded through super
+    /// decoders, and in the values those super decoders handed on in turn: the super decoders'
+    /// reads count as this decoder's (they read the same tree), and each value is reported once
+    /// however many super decoders it was given to. A member an `UnknownKeys` property kept is
+    /// not looked inside.
+    private func reportSuperDecodedValues(of model: Int) {
+        // The model's values, then the values their super decoders handed on in turn (kept by
         // the node of the value they are inside). Those of a model that failed stay behind,
         // looked up by no one: each report costs the values it reports.
-        var objects = [objectIndex]
+        var models = [model]
         var seen = Set<Int>()
         var values: [(index: Int, path: CodingPathNode)] = []
-        while let object = objects.popLast() {
-            guard let entries = superDecodedValues.removeValue(forKey: object) else { continue }
+        while let next = models.popLast() {
+            guard let entries = superDecodedValues.removeValue(forKey: next) else { continue }
             for value in entries {
-                if let alive = value.decoder {
-                    // Still held by the model (or by what it kept): its reads so far count.
-                    alive.occasional.readsCreator = nil
-                    takeOverReads(of: alive)
-                    alive.superDecodedValues = [:]
-                }
-                if seen.insert(value.node).inserted {
-                    values.append((value.node, value.path))
-                    objects.append(value.node)
-                }
+                // Still held by the model (or by what it kept): its reads so far count, and it
+                // hands over the rest as it goes.
+                if let alive = value.decoder { takeOverReads(of: alive) }
+                guard seen.insert(value.node).inserted else { continue }
+                models.append(value.node)
+                if !(value.isMember && keptMembers.contains(value.node - 1)) { values.append((value.node, value.path)) }
             }
         }
         for value in values where tree[value.index].kind == .object {
@@ -270,6 +296,7 @@ extension TreeDecoder.KeyedContainer {
                 members.append((key: key, value: value))
                 // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
                 decoder.readKeys?.insert(keyIndex)
+                if decoder.readKeys != nil { decoder.occasional.keptMembers.insert(keyIndex) }
                 if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(keyIndex) }
             }
             keyIndex = tree.next(after: valueIndex)

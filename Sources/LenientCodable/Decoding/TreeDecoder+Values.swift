@@ -242,7 +242,7 @@ extension TreeDecoder {
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
         let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
-        if tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+        reportUnreadKeysOfModel(at: index, path: path)
         return value
     }
 
@@ -461,7 +461,7 @@ extension TreeDecoder {
         let mark = reportMark
         do {
             let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
-            if readKeys != nil, tree[index].kind == .object { reportUnreadKeys(of: index, path: path) }
+            if readKeys != nil { reportUnreadKeysOfModel(at: index, path: path) }
             return value
         } catch {
             guard mayForgive() else { throw error }

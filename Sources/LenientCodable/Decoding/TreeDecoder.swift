@@ -87,8 +87,17 @@ final class TreeDecoder: Decoder {
         /// made it, which takes over its reads when it goes (see `deinit`).
         @exclusivity(unchecked) var readsCreator: TreeDecoder?
         /// For a super decoder made while unknown keys are reported and not used yet: the decoder
-        /// whose container made it and the container's object (see ``noteUseAsSuperDecoder()``).
-        @exclusivity(unchecked) var pendingSuperNote: (creator: TreeDecoder, object: Int)?
+        /// whose container made it, the model that decoder was decoding, and for a keyed
+        /// container its object (see ``noteUseAsSuperDecoder()``).
+        @exclusivity(unchecked) var pendingSuperNote: (creator: TreeDecoder, model: Int, object: Int?)?
+        /// The super decoders of this decoder's tree used while unknown keys are reported, weakly:
+        /// those still held when the document is decoded hand over their reads then.
+        @exclusivity(unchecked) var usedSuperDecoders: [WeakDecoder] = []
+        /// The members an `UnknownKeys` property kept, while unknown keys are reported.
+        @exclusivity(unchecked) var keptMembers: Set<Int> = []
+        /// For the decoder of a missing member (a super decoder's `null`): where the member would
+        /// be in the JSON, the path of what its report entries say.
+        @exclusivity(unchecked) var missingMemberPath: JSONPathStep?
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
@@ -212,6 +221,12 @@ final class TreeDecoder: Decoder {
         get { occasionalState?.passedKeys ?? [] }
         _modify { yield &occasional.passedKeys }
     }
+    /// The super decoders of this decoder's tree used while unknown keys are reported.
+    var usedSuperDecoders: [WeakDecoder] { occasionalState?.usedSuperDecoders ?? [] }
+    /// The members an `UnknownKeys` property kept, while unknown keys are reported.
+    var keptMembers: Set<Int> { occasionalState?.keptMembers ?? [] }
+    /// For the decoder of a missing member: where the member would be in the JSON.
+    var missingMemberPath: JSONPathStep? { occasionalState?.missingMemberPath }
     /// The values this decoder's containers handed to super decoders, while unknown keys are
     /// reported.
     var superDecodedValues: [Int: [SuperDecodedValue]] {
@@ -528,7 +543,10 @@ final class TreeDecoder: Decoder {
             // A value too deep for the thread's stack fails the decode, even where a model's
             // own `try?` swallowed the error: nothing below it was decoded.
             if let exhaustion = decoder.stackExhaustion { throw exhaustion }
-            if decoder.readKeys != nil { decoder.withdrawUnknownKeysReadLater() }
+            if decoder.readKeys != nil {
+                decoder.takeOverReadsOfHeldSuperDecoders()
+                decoder.withdrawUnknownKeysReadLater()
+            }
             decoder.shareKeyOrders()
             if !decoder.newTraits.isEmpty { decoder.context.learn(decoder.newTraits, after: decoder.knownTraits) }
             return value

@@ -167,4 +167,97 @@ import Testing
         let (_, report) = try decoder.decodeWithReport(AsksAndLeaves.self, from: #"{"id":1,"super":{"x":1}}"#)
         #expect(report.issues.map { "\($0.kind) \($0.path)" } == ["unknownKey super"])
     }
+
+    /// An element decoded through an unkeyed container's super decoder, and a member decoded through
+    /// a nested container's: what the model leaves unread is reported with the model, as when it
+    /// decodes them through the containers themselves.
+    struct ThroughOtherContainers: Decodable {
+        var first: Inner
+        var second: Inner
+        enum CodingKeys: String, CodingKey { case list, nested, inner }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            var list = try container.nestedUnkeyedContainer(forKey: .list)
+            first = try Inner(from: list.superDecoder())
+            let nested = try container.nestedContainer(keyedBy: CodingKeys.self, forKey: .nested)
+            second = try Inner(from: nested.superDecoder(forKey: .inner))
+        }
+    }
+
+    @Test func superDecodersOfUnkeyedAndNestedContainersAreLookedInside() throws {
+        let json = #"{"list":[{"other":1,"q":2}],"nested":{"inner":{"other":3,"y":4}}}"#
+        let (value, report) = try Self.decoder.decodeWithReport(ThroughOtherContainers.self, from: json)
+        #expect(value.first.other == 1 && value.second.other == 3)
+        #expect(report.issues.map(\.path).sorted() == ["list[0].q", "nested.inner.y"], "\(report)")
+    }
+
+    struct KeepsSuper: Decodable {
+        var base: Inner
+        var extras = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case extras }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            base = try Inner(from: container.superDecoder())
+            extras = try container.decode(UnknownKeys.self, forKey: .extras)
+        }
+    }
+
+    /// A member that an `UnknownKeys` property keeps is not looked inside, though a super decoder read
+    /// part of it.
+    @Test func aKeptMemberIsNotReportedInside() throws {
+        let (value, report) = try Self.decoder.decodeWithReport(
+            KeepsSuper.self, from: #"{"super":{"other":1,"in":2},"z":2}"#)
+        #expect(value.base.other == 1)
+        #expect(value.extras == ["super": ["other": 1, "in": 2], "z": 2])
+        #expect(report.isEmpty, "\(report)")
+    }
+
+    /// Keeps its super decoder, for the parent to read through later in the same decode.
+    final class Child: Decodable, @unchecked Sendable {
+        // Written once in `init(from:)` and read by the parent's `init(from:)` on the same thread.
+        var kept: (any Decoder)?
+        var other: Int
+        enum CodingKeys: String, CodingKey { case inner }
+        init(from decoder: any Decoder) throws {
+            let superDecoder = try decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .inner)
+            kept = superDecoder
+            other = try Inner(from: superDecoder).other
+        }
+    }
+
+    struct ReadsLater: Decodable {
+        var y: Int
+        enum CodingKeys: String, CodingKey { case child }
+        enum InnerKeys: String, CodingKey { case y }
+        init(from decoder: any Decoder) throws {
+            let child = try decoder.container(keyedBy: CodingKeys.self).decode(Child.self, forKey: .child)
+            y = try #require(child.kept).container(keyedBy: InnerKeys.self).decode(Int.self, forKey: .y)
+            child.kept = nil
+        }
+    }
+
+    /// A member read through a kept super decoder after its model was reported is no unknown key:
+    /// unknown is what nothing in the whole decode reads.
+    @Test func readsThroughAKeptSuperDecoderCountUntilTheDecodeEnds() throws {
+        let (value, report) = try Self.decoder.decodeWithReport(
+            ReadsLater.self, from: #"{"child":{"inner":{"other":1,"y":2,"w":3}}}"#)
+        #expect(value.y == 2)
+        #expect(report.issues.map(\.path) == ["child.inner.w"], "\(report)")
+    }
+
+    struct DefaultedThroughSuper: Decodable {
+        var count: Defaulted<Int>
+        enum CodingKeys: String, CodingKey { case count }
+        init(from decoder: any Decoder) throws {
+            count = try Defaulted(from: decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .count))
+        }
+    }
+
+    /// The decoder of a missing member reports where the member would be.
+    @Test func aMissingMembersSuperDecoderReportsTheMembersPath() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            [DefaultedThroughSuper].self, from: #"[{}]"#)
+        #expect(value.first?.count.wrappedValue == 0)
+        #expect(report.issues.map(\.jsonPath) == ["[0].count"], "\(report)")
+    }
 }
