@@ -33,7 +33,8 @@ extension JSONTree {
         return findMemberCanonically(in: objectIndex, key: key)
     }
 
-    /// ``findMember(in:key:cursor:)`` for a key spelled with the same bytes.
+    /// ``findMember(in:key:cursor:)`` for a key spelled with the same bytes. `key` is read during
+    /// the call only, held by the caller's `withUTF8Bytes`.
     @inline(__always)
     private func findMemberByBytes(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState)
         -> Int?

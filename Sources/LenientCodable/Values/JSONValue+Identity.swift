@@ -83,7 +83,8 @@ extension JSONValue {
     }
 
     /// The address of a non-empty container's storage, as its identity; `nil` for scalars and
-    /// empty containers, which refer to nothing.
+    /// empty containers, which refer to nothing. Compared only, never read through: the caller
+    /// holds the container while it compares.
     private var containerStorage: UnsafeRawPointer? {
         switch self {
         case .array(let elements):

@@ -207,6 +207,31 @@ import Testing
         #expect(report.issues.last?.path == prefix + "names[2]")
     }
 
+    /// Returns JSON that its type also keeps: shared at every level, too deep to decode.
+    struct KeepsWhatItReturns: Decodable, DecodingHooks {
+        static let kept: JSONValue = {
+            var deep: JSONValue = 7
+            for _ in 0..<2_000 { deep = [deep, deep] }
+            return deep
+        }()
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { kept }
+    }
+
+    /// Letting go of refused JSON frees nothing its author still holds: the kept value is whole
+    /// after the decode (AddressSanitizer runs this suite in CI).
+    @Test func refusedJSONItsAuthorKeepsStaysWhole() throws {
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder().decode(KeepsWhatItReturns.self, from: "{}") }
+        var levels = 0
+        var value = KeepsWhatItReturns.kept
+        while case .array(let elements) = value {
+            #expect(elements.count == 2)
+            levels += 1
+            value = elements[1]
+        }
+        #expect(levels == 2_000)
+        #expect(value == 7)
+    }
+
     /// Values forgiven through many super decoders are reported with the JSON paths of one index
     /// of the document, not one index per super decoder.
     @Test func reportsThroughManySuperDecodersIndexTheDocumentOnce() throws {
