@@ -85,7 +85,6 @@ extension TreeDecoder {
     /// Records the members of an object that the model just decoded from it did not read, and
     /// inside the members that a nested key went through (`"ext.desc"`), those that nothing read.
     func reportUnreadKeys(of objectIndex: Int, path: CodingPathNode) {
-        guard readKeys != nil else { return }
         guard let readKeys else { return }
         let end = tree.next(after: objectIndex)
         var keyIndex = objectIndex + 1
