@@ -35,9 +35,10 @@ extension LenientJSONDecoder {
 
         /// Whether members of the JSON that no property reads are reported as
         /// ``DecodingIssue/Kind/unknownKey``, also those beside a nested key in the objects and
-        /// arrays it steps through, and inside the values a model decodes through
-        /// `superDecoder()` or `superDecoder(forKey:)`; what an ``UnknownKeys`` property keeps is
-        /// not. Off in both presets: turn it on to watch an API grow.
+        /// arrays it steps through, and inside the values a model decodes through super decoders
+        /// (`superDecoder()`, `superDecoder(forKey:)`, of any container); what an ``UnknownKeys``
+        /// property keeps is not. Off in both presets, and honoured in both: turn it on to watch
+        /// an API grow.
         public var reportsUnknownKeys: Bool
 
         // MARK: Coercion

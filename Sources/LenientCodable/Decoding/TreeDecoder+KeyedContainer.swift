@@ -1291,7 +1291,7 @@ extension TreeDecoder {
             let superDecoder = decoder.superDecoder(at: valueIndex, path: path)
             if decoder.readKeys != nil {
                 // Once the model decodes through the super decoder, the member is read, and what
-                // the model leaves unread inside it is reported with this object. Asked for and not
+                // the model leaves unread inside it is reported with the model. Asked for and not
                 // used (as `UnknownKeys` asks for one to reach this container), it reads nothing.
                 superDecoder.occasional.pendingSuperNote = (decoder, decoder.nodeIndex, objectIndex)
             }

@@ -81,7 +81,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
         @exclusivity(unchecked) var passedKeys: Set<Int> = []
         /// The values that containers of this decoder handed to super decoders while unknown keys
-        /// are reported, by the object of the container: see ``reportSuperDecodedValues(of:)``.
+        /// are reported, by the node of the model that asked: see ``reportSuperDecodedValues(of:)``.
         @exclusivity(unchecked) var superDecodedValues: [Int: [SuperDecodedValue]] = [:]
         /// For a super decoder made while unknown keys are reported: the decoder whose container
         /// made it, which takes over its reads when it goes (see `deinit`).
