@@ -575,14 +575,16 @@ final class EncodingTree {
     /// Appends an unset member to an object node without looking for an existing member with the
     /// same key: for callers that know the key is new, such as a dictionary's keys.
     func appendMember(_ key: String, to object: Int32) -> Int32 {
-        appendMember(key, hash: Self.hash(key), to: object)
+        let hashed = Self.hash(key)
+        return appendMember(key, hash: hashed.hash, beyondASCII: hashed.beyondASCII, to: object)
     }
 
-    private func appendMember(_ key: String, hash: UInt32, to object: Int32) -> Int32 {
+    private func appendMember(_ key: String, hash: UInt32, beyondASCII: Bool, to object: Int32) -> Int32 {
         let member = appendChild(EncodedNode(key: key, keyHash: hash), to: object)
         let objectNode = nodes + Int(object)
-        // An object's `bits` filter the hashes of its keys (see `member(_:of:)`).
-        objectNode.pointee.bits |= Self.filterBit(hash)
+        // An object's `bits` filter the hashes of its keys (see `member(_:of:)`). A key beyond
+        // ASCII sets them all: it may equal another spelling (see `member(_:of:)`).
+        objectNode.pointee.bits |= beyondASCII ? Self.everyKey : Self.filterBit(hash)
         if objectNode.pointee.childCount > Self.linearLookupLimit {
             indexMember(member, key: key, of: object)
         }
@@ -595,19 +597,39 @@ final class EncodingTree {
         1 &<< UInt64(hash >> 26)
     }
 
+    /// An object filter that lets every key through: the mark of an object with a member key
+    /// beyond ASCII. (An object of at most `linearLookupLimit` members sets 48 bits at most
+    /// through its hashes.)
+    private static let everyKey = UInt64.max
+
     /// The member of an object node with the given key, appended as an unset slot if there is
     /// none. An existing member keeps its place and its value; the caller decides whether to
     /// replace it.
+    ///
+    /// Keys are equal as Swift's `String` compares them, by Unicode canonical equivalence, as
+    /// `JSONEncoder`'s dictionary of members has them: `"café"` written precomposed and then
+    /// decomposed is one member, under its first spelling. Bytes decide for ASCII keys in an
+    /// object whose keys are all ASCII, where no other spelling is equivalent; a key beyond
+    /// ASCII, or any key of an object that has one (U+212A, the Kelvin sign, is `K`), is
+    /// compared as a `String`.
     func member(_ key: String, of object: Int32) -> (node: Int32, existed: Bool) {
         let objectNode = nodes + Int(object)
         let count = objectNode.pointee.childCount
-        let hash = Self.hash(key)
+        let (hash, beyondASCII) = Self.hash(key)
+        let filter = objectNode.pointee.bits
         // A key whose bit is not in the object's filter is not among its members.
-        if objectNode.pointee.bits & Self.filterBit(hash) == 0 {
-            return (appendMember(key, hash: hash, to: object), false)
+        if filter & Self.filterBit(hash) == 0 && !beyondASCII {
+            return (appendMember(key, hash: hash, beyondASCII: false, to: object), false)
         }
         if count > Self.linearLookupLimit {
+            // The table's `String` keys compare by canonical equivalence.
             if let found = state.pointee.memberTables[object]?[key] { return (found, true) }
+        } else if beyondASCII || filter == Self.everyKey {
+            var child = objectNode.pointee.firstChild
+            while child >= 0 {
+                if nodes[Int(child)].key == key { return (child, true) }
+                child = nodes[Int(child)].nextSibling
+            }
         } else {
             var child = objectNode.pointee.firstChild
             while child >= 0 {
@@ -615,40 +637,48 @@ final class EncodingTree {
                 child = nodes[Int(child)].nextSibling
             }
         }
-        return (appendMember(key, hash: hash, to: object), false)
+        return (appendMember(key, hash: hash, beyondASCII: beyondASCII, to: object), false)
     }
 
     /// A hash of the key's UTF-8 bytes, read a word at a time: cheaper than the string
-    /// comparisons it saves. Its top bits choose the key's bit in the object's filter.
-    static func hash(_ key: String) -> UInt32 {
+    /// comparisons it saves. Its top bits choose the key's bit in the object's filter. Every
+    /// byte is read, so the words read also tell whether any byte is beyond ASCII.
+    static func hash(_ key: String) -> (hash: UInt32, beyondASCII: Bool) {
         key.withUTF8Bytes { utf8 in
             let count = utf8.count
             let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
             var hash = UInt64(truncatingIfNeeded: count) &* multiplier
-            guard let base = utf8.baseAddress else { return UInt32(truncatingIfNeeded: hash >> 32) }
+            guard let base = utf8.baseAddress else { return (UInt32(truncatingIfNeeded: hash >> 32), false) }
             // The key's bytes, which `withUTF8Bytes` holds for this closure only; every read below
             // lies inside the first `count` of them.
             let bytes = UnsafeRawPointer(base)
+            var seen: UInt64 = 0
             // Every byte is read once or twice: whole words, then the last eight bytes (which
             // may overlap the words before); a shorter key in two overlapping halves, or as its
             // first, middle and last byte.
             if count >= 8 {
                 var offset = 0
                 while offset + 8 < count {
-                    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* multiplier
+                    let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    seen |= word
+                    hash = (hash ^ word) &* multiplier
                     hash ^= hash >> 29
                     offset += 8
                 }
-                hash ^= bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                let last = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                seen |= last
+                hash ^= last
             } else if count >= 4 {
                 let first = UInt64(bytes.loadUnaligned(as: UInt32.self))
                 let last = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                seen = first | last
                 hash ^= first &<< 32 | last
             } else if count > 0 {
+                seen = UInt64(base[0]) | UInt64(base[count >> 1]) | UInt64(base[count - 1])
                 hash ^= UInt64(base[0]) &<< 16 | UInt64(base[count >> 1]) &<< 8 | UInt64(base[count - 1])
             }
             hash = (hash ^ (hash >> 32)) &* multiplier
-            return UInt32(truncatingIfNeeded: hash >> 32)
+            return (UInt32(truncatingIfNeeded: hash >> 32), seen & 0x8080_8080_8080_8080 != 0)
         }
     }
 

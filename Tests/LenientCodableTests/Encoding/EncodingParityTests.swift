@@ -105,6 +105,36 @@ import Testing
             setup: EncoderSetup(name: "snake", key: .convertToSnakeCase))
     }
 
+    /// Keys equal as `String`s (Unicode canonical equivalence) are one member, as in
+    /// `JSONEncoder`'s dictionary of members: the first spelling, the last value. Compared byte
+    /// for byte (`String`'s `==` would call the two spellings equal), in objects small enough to
+    /// be searched member by member and in one past the table threshold.
+    @Test(arguments: [
+        ["caf\u{E9}", "cafe\u{301}"],
+        ["cafe\u{301}", "caf\u{E9}"],
+        ["a", "b", "caf\u{E9}", "x", "cafe\u{301}"],
+        ["K", "\u{212A}"],  // the Kelvin sign is `K`, an ASCII key
+        ["\u{212A}", "K"],
+        ["\u{212B}", "\u{C5}", "A\u{30A}"],  // the Angstrom sign, Å precomposed and decomposed
+        (0..<60).map { "key\($0)" } + ["caf\u{E9}"] + (60..<70).map { "key\($0)" } + ["cafe\u{301}", "K", "\u{212A}"],
+    ])
+    func canonicallyEqualKeysAreOneMember(keys: [String]) throws {
+        let model = DynamicKeyModel(keys: keys)
+        for formatting in [JSONEncoder.OutputFormatting.sortedKeys, []] {
+            let foundation = JSONEncoder()
+            foundation.outputFormatting = formatting
+            let lenient = LenientJSONEncoder()
+            lenient.outputFormatting = formatting
+            let expected = try foundation.encode(model)
+            let actual = try lenient.encode(model)
+            // Both write each distinct key once with its last value.
+            let members = try LenientJSONDecoder().decode([String: Int].self, from: actual)
+            #expect(members == (try JSONDecoder().decode([String: Int].self, from: expected)))
+            #expect(actual.count == expected.count)
+            if formatting == .sortedKeys { #expect(Array(actual) == Array(expected)) }
+        }
+    }
+
     @Test func optionalsMatchFoundation() throws {
         try expectSameBytes(OptionalsModel(), formatting: [.sortedKeys])
         try expectSameBytes([1, nil, 3] as [Int?], formatting: [.sortedKeys])
@@ -339,5 +369,22 @@ extension EncodingParityTests {
         ours.outputFormatting = [.sortedKeys]
         #expect(try ours.encode(Pair()) == foundation.encode(Pair()))
         #expect(String(decoding: try ours.encode(Pair()), as: UTF8.self) == #"{"a":"x\/y","b":1}"#)
+    }
+}
+
+/// Encodes one `Int` per key, its index, through a keyed container: the same key may come twice.
+private struct DynamicKeyModel: Encodable {
+    struct Key: CodingKey {
+        var stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    var keys: [String]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(stringValue: key)) }
     }
 }
