@@ -241,8 +241,9 @@ extension TreeDecoder {
     private func decodeReportingUnknownKeys<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
-        let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
-        reportUnreadKeysOfModel(at: index, path: path)
+        let traits = traits(of: T.self)
+        let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        if !traits.isForgivingWrapper { reportUnreadKeysOfModel(at: index, path: path) }
         return value
     }
 
@@ -460,8 +461,11 @@ extension TreeDecoder {
     ) throws -> T {
         let mark = reportMark
         do {
-            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits(of: T.self))
-            if readKeys != nil { reportUnreadKeysOfModel(at: index, path: path) }
+            let traits = traits(of: T.self)
+            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+            // A wrapper's value is reported where the wrapped type is decoded; the wrapper reads
+            // nothing itself (an element a `LossyArray` drops, a `LossyDictionary`'s keys).
+            if readKeys != nil && !traits.isForgivingWrapper { reportUnreadKeysOfModel(at: index, path: path) }
             return value
         } catch {
             guard mayForgive() else { throw error }

@@ -149,6 +149,56 @@ import Testing
         #expect(report.issues.map(IssueSummary.init).sorted() == expected, "\(report)")
     }
 
+    struct RequiredBook: Codable, Equatable, KeyMapping {
+        var title: String
+        var page: Int
+        static var requiredProperties: Set<String> { ["page"] }
+    }
+
+    struct LossyShelf: Codable, Equatable {
+        @LossyArray var books: [RequiredBook]
+        @LossyDictionary var byCode: [String: RequiredBook]
+    }
+
+    struct PlainShelf: Codable, Equatable {
+        var books: [RequiredBook]
+        var byCode: [String: RequiredBook]
+    }
+
+    /// A dropped element is reported once, as dropped, in the lossy wrappers as in plain
+    /// collections: what its model did not get to read is not called unknown, nor are a
+    /// `LossyDictionary`'s keys. The unknown keys of the elements kept are.
+    @Test(arguments: [false, true])
+    func droppedElementsAreNotLookedInside(strict: Bool) throws {
+        var options = strict ? LenientJSONDecoder.Options.strict : .lenient
+        options.reportsUnknownKeys = true
+        let json = #"""
+            {"books": [{"title": "A", "page": 1, "isbn": "x"}, {"title": "B", "page": "two", "isbn": "y"}, {"title": "C"}],
+             "byCode": {"a": {"title": "D", "page": 4, "isbn": "z"}, "b": {"page": "five", "title": "E", "isbn": "w"}}}
+            """#
+        let decoder = LenientJSONDecoder(options: options)
+        let (shelf, report) = try decoder.decodeWithReport(LossyShelf.self, from: json)
+        #expect(shelf.books == [RequiredBook(title: "A", page: 1)])
+        #expect(shelf.byCode == ["a": RequiredBook(title: "D", page: 4)])
+        let expected = [
+            IssueSummary(.unknownKey, "books[0].isbn"), IssueSummary(.droppedElement, "books[1]"),
+            IssueSummary(.droppedElement, "books[2]"), IssueSummary(.unknownKey, "byCode.a.isbn"),
+            IssueSummary(.droppedElement, "byCode.b"),
+        ]
+        #expect(report.issues.map(IssueSummary.init).sorted() == expected, "\(report)")
+        if !strict {
+            // The plain collections of `.lenient` report the same.
+            let (plain, plainReport) = try decoder.decodeWithReport(PlainShelf.self, from: json)
+            #expect(plain.books == shelf.books && plain.byCode == shelf.byCode)
+            #expect(plainReport.issues.map(IssueSummary.init).sorted() == expected, "\(plainReport)")
+        }
+        // The round trip keeps what was decoded, and reports nothing.
+        let (again, againReport) = try decoder.decodeWithReport(
+            LossyShelf.self, from: try LenientJSONEncoder().encode(shelf))
+        #expect(again == shelf)
+        #expect(againReport.isEmpty, "\(againReport)")
+    }
+
     // MARK: Clean input
 
     @Test func cleanInputGivesAnEmptyReport() throws {
