@@ -12,33 +12,66 @@ import Musl
 /// Keeps a decode off the end of its thread's stack.
 ///
 /// The one nesting budget of 512 levels bounds the stack a decode needs, but not below what a
-/// small thread has: Apple platforms give secondary threads 512 KB, and a model level of
-/// `Codable` takes one to two kilobytes. Past ``unguardedDepth`` levels, each model decoded
-/// compares the stack pointer with the thread's lowest address and refuses to go on within
-/// ``reserve`` of it: a clear error instead of a crash, on any thread.
+/// small thread has: Apple platforms give secondary threads 512 KB, musl 128 KB, and a model
+/// level of `Codable` takes one to two kilobytes (several times that in a debug build, or
+/// through hooks and tagged enums). Once a decode is past ``unguardedDepth`` levels, or has
+/// used ``unguardedBytes`` of stack since it began, each model decoded compares the stack
+/// pointer with the thread's lowest address and refuses to go on within ``reserve(ofStack:)``
+/// of it: a clear error instead of a crash, on any thread.
 struct StackGuard {
-    /// Nesting up to which no check runs: well inside any thread's stack.
+    /// Nesting up to which no check runs unless the stack used says otherwise.
     static let unguardedDepth = 16
-    /// Stack left for the frames of a model's own code, the error and what catches it.
-    static let reserve: UInt = 128 * 1024
+    /// Stack a decode may use from where it began before the checks start, whatever its depth:
+    /// well within the smallest threads (musl's 128 KB), so that the first check comes in time,
+    /// and more than a shallow document takes in a release build, which then never pays for the
+    /// first check's look at the thread (on Linux's main thread, a read of `/proc/self/maps`).
+    static let unguardedBytes: UInt = 32 * 1024
+    /// Stack left for the frames of a model's own code, the error and what catches it: 128 KB,
+    /// or a quarter of a smaller thread's stack (at least 16 KB), so that a small thread still
+    /// decodes what fits in it.
+    static func reserve(ofStack size: UInt) -> UInt {
+        min(128 * 1024, max(16 * 1024, size / 4))
+    }
 
+    /// An address in the frame of the code that began the decode, kept as a number.
+    private let start = StackGuard.currentAddress()
     /// The thread whose stack ``floor`` describes.
     private var thread: pthread_t?
-    /// The lowest address of that thread's stack plus ``reserve``; 0 where it cannot be known.
+    /// The lowest address of that thread's stack plus its reserve; 0 where it cannot be known.
     private var floor: UInt = 0
+    /// The reserve above the lowest address of that thread's stack.
+    private var reserve: UInt = 0
 
-    /// Whether the stack pointer is within ``reserve`` of the current thread's lowest address.
+    /// Whether the decode must look at the stack before a model at `depth` levels: past
+    /// ``unguardedDepth``, or once it has used ``unguardedBytes`` since it began. (A decoder kept
+    /// past its decode and read on another thread, whose stack lies elsewhere, always looks.)
+    @inline(__always)
+    func needsCheck(depth: Int) -> Bool {
+        if depth > StackGuard.unguardedDepth { return true }
+        var marker: UInt8 = 0
+        // Only the address of this frame's local is kept, as a number, as in `currentAddress()`.
+        let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return start &- address > StackGuard.unguardedBytes
+    }
+
+    /// Whether the stack pointer is within the reserve of the current thread's lowest address.
     /// An address in the caller's frame that lies outside the thread's stack (AddressSanitizer
     /// moves locals to a heap of its own) says nothing, and never trips the guard.
     mutating func isExhausted() -> Bool {
         let current = pthread_self()
         if thread == nil || pthread_equal(thread!, current) == 0 {
             thread = current
-            floor = StackGuard.currentStack().map { $0.lowest &+ StackGuard.reserve } ?? 0
+            if let stack = StackGuard.currentStack() {
+                reserve = StackGuard.reserve(ofStack: stack.size)
+                floor = stack.lowest &+ reserve
+            } else {
+                reserve = 0
+                floor = 0
+            }
         }
-        // Within `reserve` above the lowest address: below it is not this thread's stack.
+        // Within the reserve above the lowest address: below it is not this thread's stack.
         let address = StackGuard.currentAddress()
-        return address < floor && address &+ StackGuard.reserve >= floor
+        return address < floor && address &+ reserve >= floor
     }
 
     /// An address in the caller's frame.

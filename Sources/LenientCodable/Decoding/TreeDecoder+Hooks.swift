@@ -239,7 +239,7 @@ extension TreeDecoder {
         // A level through hooks (the value's JSON built, rewritten, written and parsed again, and
         // decoded by an inner decoder) takes several times the stack of a plain model's level:
         // the stack guard looks here too, not only where the model asks for its container.
-        if depth(at: index) > StackGuard.unguardedDepth { try checkStack(at: index, path: path) }
+        if stackGuard.needsCheck(depth: depth(at: index)) { try checkStack(at: index, path: path) }
         if let hookRejections {
             let attempt = HookAttempt(index: index, type: ObjectIdentifier(T.self), inFoundationPass: inFoundationPass)
             if let error = hookRejections[attempt] { throw error }

@@ -448,7 +448,8 @@ final class TreeDecoder: Decoder {
     /// text inside a string or JSON a hook returned. The one nesting budget of a decode is
     /// ``JSONParser/maximumDepth`` levels, counted from the input's top level across all of them.
     let depthBase: Int
-    /// The stack of the thread decoding, once a value nests past ``StackGuard/unguardedDepth``.
+    /// The stack of the thread decoding, looked at once a value nests deep or the decode has
+    /// used some stack (``StackGuard/needsCheck(depth:)``).
     @exclusivity(unchecked) var stackGuard = StackGuard()
     /// The error of the first value refused because the thread's stack was nearly spent: from
     /// then on nothing is forgiven, and the decode fails with it. Always a `DecodingError`; held
@@ -636,7 +637,7 @@ final class TreeDecoder: Decoder {
         containersMade &+= 1
         if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
         // Every model level asks for a container: where the stack guard looks (``StackGuard``).
-        if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
+        if stackGuard.needsCheck(depth: depthBase &+ Int(node.depth)) {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
         if let first = pathBox.keyedBy {
@@ -709,7 +710,7 @@ final class TreeDecoder: Decoder {
         }
         containersMade &+= 1
         if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
-        if depthBase &+ Int(node.depth) > StackGuard.unguardedDepth {
+        if stackGuard.needsCheck(depth: depthBase &+ Int(node.depth)) {
             try checkStack(at: nodeIndex, path: codingPathNode)
         }
         return UnkeyedContainer(decoder: self, arrayIndex: nodeIndex, pathBox: pathBox)
@@ -717,7 +718,7 @@ final class TreeDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }
-        if depth(at: nodeIndex) > StackGuard.unguardedDepth { try checkStack(at: nodeIndex, path: codingPathNode) }
+        if stackGuard.needsCheck(depth: depth(at: nodeIndex)) { try checkStack(at: nodeIndex, path: codingPathNode) }
         return self
     }
 

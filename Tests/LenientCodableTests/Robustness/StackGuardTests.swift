@@ -203,8 +203,8 @@ import Testing
     }
 
     /// Whether the tests run under AddressSanitizer (`scripts/sanitizers.sh` sets its options), whose
-    /// frames are several times larger: 16 levels of hooked models, which the guard leaves unchecked
-    /// (``StackGuard``'s `unguardedDepth`), then take more than a 256 KB thread has.
+    /// frames are several times larger: hooked models then take more than a 256 KB thread has
+    /// between two of the guard's checks.
     static let underAddressSanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
 
     @Test(arguments: [300, 511])
@@ -231,6 +231,69 @@ import Testing
         case .decoded(let depth): #expect(depth == levels)
         case .refused(let message): #expect(message.contains("levels deep"))
         case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    /// A level of a tagged enum whose payload has hooks, a fallback key list and a bag of unknown
+    /// keys: several times the stack of a plain model's level, more in a debug build.
+    struct TaggedNode: Codable, Equatable, Sendable, DecodingHooks, KeyMapping {
+        var value: Int
+        var next: [TaggedLevel]
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["value": ["v", "value", "val"]]
+    }
+
+    enum TaggedLevel: TaggedCodable, Equatable, Sendable {
+        case node(TaggedNode)
+        case leaf(Int)
+        static let tagKey = "t"
+        static let contentKey: String? = "c"
+        static let variants: [TaggedVariant<TaggedLevel>] = [
+            .init("n", TaggedNode.self, TaggedLevel.node), .init("l", Int.self, TaggedLevel.leaf),
+        ]
+
+        var depth: Int {
+            var levels = 1
+            var level = self
+            while case .node(let node) = level, let next = node.next.first {
+                levels += 1
+                level = next
+            }
+            return levels
+        }
+    }
+
+    static func taggedChain(_ levels: Int) -> Data {
+        var json = #"{"t":"l","c":7}"#
+        for level in 1..<levels { json = #"{"t":"n","c":{"v":\#(level),"next":[\#(json)],"x":1}}"# }
+        return Data(json.utf8)
+    }
+
+    /// A shallow document of heavy levels on a small thread (musl gives new threads 128 KB): the
+    /// guard looks at the stack once the decode has used some, not only past a depth, so the
+    /// value decodes or is refused cleanly, never overflowing in the levels before the first look.
+    @Test(arguments: [96, 128, 192])
+    func shallowHeavyLevelsOnSmallThreadsDecodeOrFailCleanly(kilobytes: Int) throws {
+        // The runtime makes the types' metadata on their first use, with frames of its own.
+        let warm = try LenientJSONDecoder().decode(TaggedLevel.self, from: Self.taggedChain(3))
+        #expect(warm.depth == 3)
+        for levels in [2, 4, 6, 8, 12, 16, 24, 40] {
+            let data = Self.taggedChain(levels)
+            for options in [LenientJSONDecoder.Options.strict, .lenient] {
+                let outcome = try runOnThread(stackSize: kilobytes << 10) {
+                    Self.outcome { try LenientJSONDecoder(options: options).decode(TaggedLevel.self, from: data).depth }
+                }
+                switch outcome {
+                case .decoded(let depth): #expect(depth == levels)
+                case .refused(let message): #expect(message.contains("levels deep"))
+                case .otherError(let description): Issue.record("Unexpected error: \(description)")
+                }
+            }
+            // What decodes on a large thread comes back the same through the encoder.
+            let value = try LenientJSONDecoder().decode(TaggedLevel.self, from: data)
+            #expect(value.depth == levels)
+            let again = try LenientJSONDecoder().decode(TaggedLevel.self, from: try LenientJSONEncoder().encode(value))
+            #expect(again == value)
         }
     }
 }
