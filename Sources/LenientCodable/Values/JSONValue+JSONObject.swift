@@ -255,11 +255,19 @@ struct JSONObjectConversion {
         return unique
     }
 
-    /// A number, or a boolean: an `NSNumber` whose storage type is a C `char`, on every platform.
+    /// The class of the `NSNumber`s that hold booleans (`__NSCFBoolean`, of `NSNumber(value: true)`,
+    /// of the booleans `JSONSerialization` reads, and of a Swift `Bool` bridged), on every platform.
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    /// A number, or a boolean: an `NSNumber` of the boolean class (whose storage type is a C
+    /// `char`). Its storage type alone does not say: an `Int8` such as -128 is a `char` too, and
+    /// `JSONSerialization` writes it as a number.
     private static func value(of number: NSNumber) -> JSONValue {
         // Every storage type is one character: its first says which.
         let storage = UInt8(bitPattern: number.objCType.pointee)
-        if storage == UInt8(ascii: "c") { return .bool(number.boolValue) }
+        if storage == UInt8(ascii: "c"), ObjectIdentifier(type(of: number)) == booleanClass {
+            return .bool(number.boolValue)
+        }
         if let decimal = number as? NSDecimalNumber { return .number(decimal.stringValue) }
         switch storage {
         case UInt8(ascii: "f"), UInt8(ascii: "d"):

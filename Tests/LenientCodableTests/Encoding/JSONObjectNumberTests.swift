@@ -7,6 +7,36 @@ import Testing
 
 /// The numbers `encodeToJSONObject` gives, and that `decode(_:fromJSONObject:)` reads back exactly.
 @Suite struct JSONObjectNumberTests {
+    // MARK: Booleans and small integers
+
+    /// An `Int8` is stored as a C `char`, as a boolean is: every one of them is still a number,
+    /// as `JSONSerialization` writes it, boxed as an `NSNumber` or as a Swift value; and the
+    /// booleans, from `JSONSerialization`, `NSNumber(value:)` and Swift, stay booleans.
+    @Test func smallIntegersAreNumbersAndBooleansAreBooleans() throws {
+        for value in Int8.min...Int8.max {
+            for boxed in [NSNumber(value: value) as Any, value as Any] {
+                let object: [String: Any] = ["v": boxed]
+                let written = try JSONSerialization.data(withJSONObject: object)
+                let expected = try JSONDecoder().decode([String: Int].self, from: written)
+                #expect(expected == ["v": Int(value)])
+                let (decoded, report) = try LenientJSONDecoder().decodeWithReport([String: Int].self, fromJSONObject: object)
+                #expect(decoded == expected, "\(value)")
+                #expect(report.isEmpty, "\(value): \(report)")
+                #expect(try LenientJSONDecoder(options: .strict).decode([String: Int].self, fromJSONObject: object) == expected)
+                #expect(try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object) == ["v": .number("\(value)")])
+            }
+        }
+        let parsed = try JSONSerialization.jsonObject(with: Data("[true,false]".utf8))
+        for object in [parsed, [NSNumber(value: true), NSNumber(value: false)], [true, false] as [Any]] {
+            #expect(try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: object) == [true, false])
+            #expect(try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object) == [true, false])
+            // Written back as booleans, read back the same.
+            let json = try LenientJSONEncoder().encodeToJSONObject(
+                try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object))
+            #expect(try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: json) == [true, false])
+        }
+    }
+
     // MARK: Decimal
 
     @Test(arguments: DecimalCase.all)
