@@ -334,7 +334,21 @@ extension TreeDecoder {
             // The value's own JSON is the one the hook returned: nested hooked types find theirs
             // inside it, without building it again from the tree.
             inner.builtValues = inner.tree.cache(ofWritten: json)
-            let value = try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            let mark = inner.reportMark
+            let value: T
+            do {
+                value = try inner.decodeWithInit(T.self, at: 0, path: path, isCurrent: false)
+            } catch {
+                // What the hook returned has the second chances of the document's own JSON in
+                // `.lenient` (JSON text in a string is parsed, a raw value's case matched); each
+                // decodes the type whole, its hooks and report included.
+                guard inner.isLenient, inner.mayForgive() else { throw error }
+                inner.rollbackReport(to: mark)
+                guard let coerced = try inner.coerceAfterFailure(T.self, at: 0, path: path, failure: error) else {
+                    throw error
+                }
+                return coerced
+            }
             // The model read the JSON its hook returned: what it left unread there is unknown.
             if inner.readKeys != nil { inner.reportUnreadKeysOfModel(at: 0, path: path) }
             return value

@@ -19,21 +19,29 @@ import Testing
                 let written = try JSONSerialization.data(withJSONObject: object)
                 let expected = try JSONDecoder().decode([String: Int].self, from: written)
                 #expect(expected == ["v": Int(value)])
-                let (decoded, report) = try LenientJSONDecoder().decodeWithReport([String: Int].self, fromJSONObject: object)
+                let (decoded, report) = try LenientJSONDecoder().decodeWithReport(
+                    [String: Int].self, fromJSONObject: object)
                 #expect(decoded == expected, "\(value)")
                 #expect(report.isEmpty, "\(value): \(report)")
-                #expect(try LenientJSONDecoder(options: .strict).decode([String: Int].self, fromJSONObject: object) == expected)
-                #expect(try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object) == ["v": .number("\(value)")])
+                #expect(
+                    try LenientJSONDecoder(options: .strict).decode([String: Int].self, fromJSONObject: object)
+                        == expected)
+                #expect(
+                    try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object) == [
+                        "v": .number("\(value)")
+                    ])
             }
         }
         let parsed = try JSONSerialization.jsonObject(with: Data("[true,false]".utf8))
         for object in [parsed, [NSNumber(value: true), NSNumber(value: false)], [true, false] as [Any]] {
-            #expect(try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: object) == [true, false])
+            #expect(
+                try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: object) == [true, false])
             #expect(try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object) == [true, false])
             // Written back as booleans, read back the same.
             let json = try LenientJSONEncoder().encodeToJSONObject(
                 try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object))
-            #expect(try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: json) == [true, false])
+            #expect(
+                try LenientJSONDecoder(options: .strict).decode([Bool].self, fromJSONObject: json) == [true, false])
         }
     }
 

@@ -101,6 +101,62 @@ import Testing
         #expect(nested == [Enveloped(id: 3, title: "x")])
     }
 
+    struct Unwrapping: Codable, DecodingHooks, Equatable {
+        var id: Int
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { json["wrap"] ?? json }
+    }
+
+    struct UnwrappingHolder: Codable, Equatable {
+        var list: [Unwrapping]
+        var required: Unwrapping
+    }
+
+    /// What `willDecode` returns has the second chances of the document's own JSON: JSON text in
+    /// a string, returned by the hook, is parsed in `.lenient` and reported as it would be in the
+    /// document; `.strict` refuses it as Foundation refuses a string for an object.
+    @Test func jsonTextAHookReturnsIsParsedInLenient() throws {
+        let inDocument = #"{"list":["{\"id\":1}"],"required":"{\"id\":3}"}"#
+        let fromHook = #"{"list":[{"wrap":"{\"id\":1}"}],"required":{"wrap":"{\"id\":3}"}}"#
+        let expected = UnwrappingHolder(list: [Unwrapping(id: 1)], required: Unwrapping(id: 3))
+        let summaries = [IssueSummary(.coerced, "list[0]"), IssueSummary(.coerced, "required")]
+        for json in [inDocument, fromHook] {
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(UnwrappingHolder.self, from: json)
+            #expect(value == expected)
+            #expect(report.issues.map(IssueSummary.init).sorted() == summaries, "\(report)")
+            #expect(report.issues.allSatisfy { $0.message.contains("JSON text") }, "\(report)")
+            let error = try #require(throws: DecodingError.self) {
+                try LenientJSONDecoder(options: .strict).decode(UnwrappingHolder.self, from: json)
+            }
+            guard case .typeMismatch = error else {
+                Issue.record("Expected typeMismatch, got \(error)")
+                continue
+            }
+        }
+        // Inside the JSON text, the values are forgiven and reported as anywhere else.
+        let coercedInside = #"{"list":[{"wrap":"{\"id\":\"7\"}"}],"required":{"wrap":{"id":3}}}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(UnwrappingHolder.self, from: coercedInside)
+        #expect(value == UnwrappingHolder(list: [Unwrapping(id: 7)], required: Unwrapping(id: 3)))
+        #expect(
+            report.issues.map(IssueSummary.init).sorted()
+                == [IssueSummary(.coerced, "list[0]"), IssueSummary(.coerced, "list[0].id")], "\(report)")
+        // JSON text that is not JSON is a clear error at the value's path.
+        let broken = #"{"list":[],"required":{"wrap":"{\"id\":3"}}"#
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(UnwrappingHolder.self, from: broken)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("Expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["required"], "\(error)")
+        #expect(context.debugDescription.contains("JSON text"), "\(error)")
+        // What decodes comes back the same through the encoder (which writes the plain object).
+        let again = try LenientJSONDecoder().decodeWithReport(
+            UnwrappingHolder.self, from: try LenientJSONEncoder().encode(expected))
+        #expect(again.value == expected)
+        #expect(again.report.isEmpty)
+    }
+
     @Test func foundationDoesNotCallHooks() throws {
         let user = try JSONDecoder().decode(User.self, from: Data(#"{"name":"ada"}"#.utf8))
         #expect(user.createdAt == nil)
