@@ -123,7 +123,30 @@ extension TreeDecoder {
     /// property declared as an optional wrapper, named as the wrapper.
     static func describeType(_ type: Any.Type) -> String {
         if let request = type as? any OptionalWrapperPropertyRequest.Type { return "\(request.wrapperType)" }
-        return "\(type)"
+        return withoutDecodingAttempts("\(type)")
+    }
+
+    /// A type's name without the lossy collections' internal element type, which a
+    /// `LossyDictionary` decodes its members as: `Dictionary<String, Decimal>`, not
+    /// `Dictionary<String, DecodingAttempt<Decimal>>`.
+    static func withoutDecodingAttempts(_ name: String) -> String {
+        var name = name
+        while let start = name.range(of: "DecodingAttempt<") {
+            var depth = 1
+            var index = start.upperBound
+            while index < name.endIndex {
+                if name[index] == "<" { depth += 1 }
+                if name[index] == ">" {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+                index = name.index(after: index)
+            }
+            guard index < name.endIndex else { break }
+            name.remove(at: index)
+            name.removeSubrange(start)
+        }
+        return name
     }
 
     /// How a message names a default: `""`, `0`, `[]`, `[:]`, or the value's description; one of
@@ -360,7 +383,7 @@ extension TreeDecoder {
                     if let report {
                         var wrap = DecodingIssue(
                             path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                            message: "Wrapped \(describeFound(at: index)) in \(T.self).",
+                            message: "Wrapped \(describeFound(at: index)) in \(Self.describeType(T.self)).",
                             found: tree.value(at: index), origin: issueOrigin(node: index))
                         fold(into: &wrap, issuesSince: mark, of: report)
                         report.issues.insert(wrap, at: mark)
@@ -533,7 +556,7 @@ extension TreeDecoder {
                 if let report {
                     var parsed = DecodingIssue(
                         path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                        message: "Parsed the JSON text in a string as \(T.self).", found: .string(text),
+                        message: "Parsed the JSON text in a string as \(Self.describeType(T.self)).", found: .string(text),
                         origin: issueOrigin(node: index))
                     fold(into: &parsed, issuesSince: mark, of: report)
                     report.issues.insert(parsed, at: mark)

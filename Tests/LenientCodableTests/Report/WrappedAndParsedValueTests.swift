@@ -103,6 +103,20 @@ import Testing
         #expect(back.report.issues.isEmpty)
     }
 
+    struct Prices: Codable, Equatable { @LossyDictionary var prices: [String: Decimal] }
+
+    /// A message names the types a model declares, never the package's internal ones.
+    @Test func jsonTextForALossyDictionaryNamesItsType() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            Prices.self, from: #"{"prices": "{\"a\": 1, \"b\": \"x\"}"}"#)
+        #expect(value.prices == ["a": 1])
+        #expect(report.issues.map(\.kind) == [.coerced, .droppedElement])
+        #expect(report.issues.first?.message == "Parsed the JSON text in a string as Dictionary<String, Decimal>.")
+        #expect(!report.description.contains("DecodingAttempt"), "\(report)")
+        let back = try LenientJSONDecoder().decodeWithReport(Prices.self, from: try LenientJSONEncoder().encode(value))
+        #expect(back.value == value && back.report.isEmpty)
+    }
+
     struct Numbers: Codable, Equatable { var v: [Int] }
     struct Nested: Codable { var items: [[Located]] }
     struct Lists: Codable { var h: [Checked] }
