@@ -556,7 +556,8 @@ extension TreeDecoder {
                 if let report {
                     var parsed = DecodingIssue(
                         path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                        message: "Parsed the JSON text in a string as \(Self.describeType(T.self)).", found: .string(text),
+                        message: "Parsed the JSON text in a string as \(Self.describeType(T.self)).",
+                        found: .string(text),
                         origin: issueOrigin(node: index))
                     fold(into: &parsed, issuesSince: mark, of: report)
                     report.issues.insert(parsed, at: mark)

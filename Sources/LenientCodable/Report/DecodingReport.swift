@@ -251,8 +251,23 @@ final class ReportCollector {
         _ kind: DecodingIssue.Kind, path: CodingPathNode, jsonPath: JSONPathStep?, message: String,
         found: JSONValue? = nil, origin: IssueOrigin? = nil
     ) {
-        issues.append(
-            DecodingIssue(path: path, jsonPath: jsonPath, kind: kind, message: message, found: found, origin: origin))
+        let issue = DecodingIssue(
+            path: path, jsonPath: jsonPath, kind: kind, message: message, found: found, origin: origin)
+        if kind == .coerced || kind == .defaulted, let last = issues.indices.last, issues[last].kind == .keyFallback {
+            // A value found under a fallback key, then coerced or defaulted, is one value forgiven
+            // in two steps: one issue that says both.
+            let fallback = issues[last]
+            if fallback.path == issue.path && fallback.jsonPath == issue.jsonPath {
+                var merged = fallback
+                if kind == .defaulted { merged.kind = .defaulted }
+                let then = message.prefix(1).lowercased() + message.dropFirst()
+                merged.message = "\(fallback.message.dropLast(fallback.message.hasSuffix(".") ? 1 : 0)); then \(then)"
+                if merged.found == nil { merged.found = found }
+                issues[last] = merged
+                return
+            }
+        }
+        issues.append(issue)
     }
 
     /// The report of the decode: each forgiven value once. A model that reads the same value

@@ -199,6 +199,60 @@ import Testing
         #expect(againReport.isEmpty, "\(againReport)")
     }
 
+    struct FallbackBook: Codable, Equatable, KeyMapping {
+        var bookID: String
+        var page: Int
+        static let keyMapping: [String: KeySource] = ["bookID": ["id", "ID", "book_id"], "page": ["page", "p"]]
+    }
+
+    /// A value found under a fallback key and then coerced or defaulted is one value forgiven in
+    /// two steps: one issue that says both, of the kind of the last step that lost something.
+    @Test(arguments: [
+        (
+            #"{"ID": 7, "page": 1}"#, FallbackBook(bookID: "7", page: 1),
+            [
+                (
+                    DecodingIssue.Kind.keyFallback, "bookID",
+                    #"Found bookID under "ID" instead of "id"; then coerced number 7 to String "7"."#
+                )
+            ]
+        ),
+        (
+            #"{"id": "a", "p": "twelve"}"#, FallbackBook(bookID: "a", page: 0),
+            [
+                (
+                    .defaulted, "page",
+                    #"Found page under "p" instead of "page"; then cannot decode string "twelve" as Int"#
+                )
+            ]
+        ),
+        (
+            #"{"Book_ID": "b", "PAGE": "3"}"#, FallbackBook(bookID: "b", page: 3),
+            [
+                (.keyFallback, "bookID", #"Found bookID under "Book_ID" instead of "id"."#),
+                (
+                    .keyFallback, "page",
+                    #"Found page under "PAGE" instead of "page"; then coerced string "3" to Int 3."#
+                ),
+            ]
+        ),
+    ])
+    func aFallbackThenACoercionIsOneIssue(
+        json: String, expected: FallbackBook, issues: [(DecodingIssue.Kind, String, String)]
+    ) throws {
+        let (book, report) = try LenientJSONDecoder().decodeWithReport(FallbackBook.self, from: json)
+        #expect(book == expected)
+        #expect(report.issues.map(\.kind) == issues.map(\.0), "\(report)")
+        #expect(report.issues.map(\.path) == issues.map(\.1))
+        for (issue, expectedIssue) in zip(report.issues, issues) {
+            #expect(issue.message.hasPrefix(expectedIssue.2), "\(issue.message)")
+        }
+        let again = try LenientJSONDecoder().decodeWithReport(
+            FallbackBook.self, from: try LenientJSONEncoder().encode(book))
+        #expect(again.value == book)
+        #expect(again.report.isEmpty, "\(again.report)")
+    }
+
     // MARK: Clean input
 
     @Test func cleanInputGivesAnEmptyReport() throws {
