@@ -147,7 +147,7 @@ extension TreeDecoder {
             @inline(__always) get { state.keyOrder }
         }
         var matchesLoosely: Bool {
-            @inline(__always) get { state.matchesLoosely }
+            @inline(__always) get { state.matchesLoosely && !decoder.suppressesLooseMatching }
         }
 
         init(
@@ -279,9 +279,11 @@ extension TreeDecoder {
                             continue
                         }
                         recordFallback(key, found: matched, tried: candidates)
+                        decoder.looseMatches &+= 1
                         return index
                     }
                 }
+                if firstNull != nil { decoder.looseMatches &+= 1 }
                 return firstNull
             case nil:
                 let spelled = plan?.strategyKey(for: name)?.text ?? name
@@ -292,6 +294,7 @@ extension TreeDecoder {
                 }
                 decoder.looselyReadKeys.insert(keyIndex)
                 LooselyMatchedKeys.record(name, for: Key.self)
+                decoder.looseMatches &+= 1
                 return keyIndex + 1
             }
         }
@@ -496,6 +499,7 @@ extension TreeDecoder {
         ) throws -> T {
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
+                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
                 return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
@@ -504,6 +508,19 @@ extension TreeDecoder {
             } catch  where decoder.options.defaultsInvalidValues {
                 return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
             }
+        }
+
+        /// The value of a null-like string (`"null"`, `"nil"`, `"<null>"`, `"(null)"`) as
+        /// Foundation's decoder reads it for `T`, if it reads one: such a string counts as `null`
+        /// only for a type that cannot read it (an `Int?`, not a `URL?`, a `JSONValue?` or an
+        /// enum with a `nil` case). Asked only for null-like strings, in the forgiving pass.
+        @inline(never)
+        static func foundationValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) -> T? {
+            guard decoder.tree[index].kind == .string else { return nil }
+            return try? decoder.readingAsFoundation { try body(decoder, index, path) }
         }
 
         // The container's own decoder, in the hot path's calling convention.
@@ -530,6 +547,7 @@ extension TreeDecoder {
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             if decoder.isNullish(at: index, for: T.self) {
+                if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
                 return try nullValue(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
@@ -639,6 +657,7 @@ extension TreeDecoder {
                 }
             }
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
+                if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
                 nullishOptional(decoder: decoder, at: index, path: path)
                 return nil
             }
@@ -732,7 +751,10 @@ extension TreeDecoder {
                 return try missingValue(T.self, forKey: key)
             }
             let path = pathBox.appending(key)
-            if decoder.isNullish(at: index, for: T.self), let value = plan?.declaredDefault(for: name, as: T.self) {
+            if decoder.isNullish(at: index, for: T.self),
+                Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) == nil,
+                let value = plan?.declaredDefault(for: name, as: T.self)
+            {
                 decoder.record(
                     .defaulted, path: path, found: index,
                     "Found \(decoder.describeFound(at: index)); used the declared default \(TreeDecoder.describeDefault(value))."
@@ -745,7 +767,10 @@ extension TreeDecoder {
                     declaredDefault: plan?.declaredDefault(for: name, as: T.self), body)
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
-            if decoder.isNullish(at: index, for: T.self) { return try nullValue(T.self, at: index, path: path, body) }
+            if decoder.isNullish(at: index, for: T.self) {
+                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
+                return try nullValue(T.self, at: index, path: path, body)
+            }
             let mark = decoder.reportMark
             do {
                 return try body(decoder, index, path)
@@ -789,7 +814,10 @@ extension TreeDecoder {
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             let isNull =
-                decoder.isLenient ? decoder.isNullish(at: index, for: T.self) : decoder.tree[index].kind == .null
+                decoder.isLenient
+                ? decoder.isNullish(at: index, for: T.self)
+                    && foundationValue(T.self, decoder: decoder, at: index, path: path, body) == nil
+                : decoder.tree[index].kind == .null
             if isNull {
                 throw DecodingError.valueNotFound(
                     T.self,
@@ -873,7 +901,9 @@ extension TreeDecoder {
                 of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
             ) {
                 inner, _ in
-                if let declaredDefault, inner.isNullish(at: 0, for: T.self) {
+                if let declaredDefault, inner.isNullish(at: 0, for: T.self),
+                    Self.foundationValue(T.self, decoder: inner, at: 0, path: path, body) == nil
+                {
                     inner.record(
                         .defaulted, path: path, found: 0,
                         "Found \(inner.describeFound(at: 0)) after the transform; used the declared default \(TreeDecoder.describeDefault(declaredDefault))."
@@ -1201,7 +1231,10 @@ extension TreeDecoder {
             // As ``decodeFoundOptional(_:decoder:index:path:_:)``, naming the default instead of nil.
             let path = pathBox.appending(key)
             guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
-            if decoder.isNullish(at: index, for: T.self) {
+            if decoder.isNullish(at: index, for: T.self),
+                Self.foundationValue(T.self, decoder: decoder, at: index, path: path, { try $0.unwrap(type, at: $1, path: $2) })
+                    == nil
+            {
                 decoder.record(
                     .defaulted, path: path, found: index,
                     "Found \(decoder.describeFound(at: index)); used \(described).")

@@ -168,6 +168,24 @@ extension TreeDecoder {
         return known.seen < known.occurrences.count && known.occurrences[known.seen]
     }
 
+    /// Runs `body` with nothing forgiven, to learn Foundation's answer for one value inside a
+    /// forgiving pass (a null-like string that the type may read as itself). Nothing it refuses
+    /// counts against a pass, and it logs no call: the pass's own record of calls stays as it was.
+    @inline(never)
+    func readingAsFoundation<R>(_ body: () throws -> R) throws -> R {
+        let wasInPass = inFoundationPass
+        let refusalsBefore = refusals
+        let wasLogging = logsCalls
+        inFoundationPass = true
+        logsCalls = false
+        defer {
+            inFoundationPass = wasInPass
+            refusals = refusalsBefore
+            logsCalls = wasLogging
+        }
+        return try body()
+    }
+
     /// Runs `body` as the call it stands for ran in a failed Foundation-like pass: nothing forgiven,
     /// so a probe fails again and the model takes the branch it took then. Nothing it refuses
     /// counts against a pass, and nothing it logs stays: no pass is under way.

@@ -338,8 +338,36 @@ extension TreeDecoder {
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
     /// their own so that the frames of the strict path, which every nesting level stacks, stay small.
+    ///
+    /// Loose key matching answers in both passes (it fills an optional that Foundation leaves
+    /// `nil`), but a model's own code may then fail on what it found (`contains` answers `true`,
+    /// and the value is of another kind than the model reads): a type that fails after a loose
+    /// match decodes once more without loose matching, so that it never fails where Foundation
+    /// succeeds. The retry budget bounds these passes as it bounds the others.
     @inline(never)
     private func decodeFoundationFirst<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    )
+        throws -> T
+    {
+        let looseBefore = looseMatches
+        do {
+            return try decodeFoundationFirstOnce(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            guard looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) else { throw error }
+            let failure = error
+            suppressesLooseMatching = true
+            defer { suppressesLooseMatching = false }
+            do {
+                return try decodeFoundationFirstOnce(type, at: index, path: path, isCurrent: isCurrent)
+            } catch {
+                // Failing either way, the value fails as it did first.
+                throw failure
+            }
+        }
+    }
+
+    private func decodeFoundationFirstOnce<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     )
         throws -> T

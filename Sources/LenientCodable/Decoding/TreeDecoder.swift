@@ -365,6 +365,12 @@ final class TreeDecoder: Decoder {
     /// transforms return adds none.
     @exclusivity(unchecked) var retryBudget: Int
 
+    /// The keys found by loose matching so far (``KeyedContainer``'s last resort), and whether a
+    /// type that failed after one is being decoded again without it
+    /// (``decodeFoundationFirst(_:at:path:isCurrent:)``).
+    @exclusivity(unchecked) var looseMatches = 0
+    @exclusivity(unchecked) var suppressesLooseMatching = false
+
     /// The bytes that JSON returned by hooks and transforms may still take, when it differs from
     /// what they were given: such JSON is written and parsed into a tree of its own, at the cost
     /// of its size, so a hook that changes its value at every level of a deep document would
