@@ -499,7 +499,9 @@ extension TreeDecoder {
         ) throws -> T {
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
+                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) {
+                    return value
+                }
                 return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
@@ -768,7 +770,9 @@ extension TreeDecoder {
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             if decoder.isNullish(at: index, for: T.self) {
-                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
+                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) {
+                    return value
+                }
                 return try nullValue(T.self, at: index, path: path, body)
             }
             let mark = decoder.reportMark
@@ -1232,7 +1236,8 @@ extension TreeDecoder {
             let path = pathBox.appending(key)
             guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
             if decoder.isNullish(at: index, for: T.self),
-                Self.foundationValue(T.self, decoder: decoder, at: index, path: path, { try $0.unwrap(type, at: $1, path: $2) })
+                Self.foundationValue(
+                    T.self, decoder: decoder, at: index, path: path, { try $0.unwrap(type, at: $1, path: $2) })
                     == nil
             {
                 decoder.record(

@@ -354,7 +354,9 @@ extension TreeDecoder {
         do {
             return try decodeFoundationFirstOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
-            guard looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) else { throw error }
+            guard looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) else {
+                throw error
+            }
             let failure = error
             suppressesLooseMatching = true
             defer { suppressesLooseMatching = false }
