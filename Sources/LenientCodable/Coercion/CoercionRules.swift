@@ -15,7 +15,8 @@ enum CoercionRules {
         return copy.withUTF8 { integer(fromNumberText: $0, as: type) }
     }
 
-    /// The integer a number's text stands for, exact or truncated toward zero.
+    /// The integer a number's text stands for, exact or truncated toward zero; `truncated` when a
+    /// fraction was dropped.
     static func integer<T: FixedWidthInteger>(fromNumberText bytes: UnsafeBufferPointer<UInt8>, as type: T.Type)
         -> (value: T, truncated: Bool)?
     {
@@ -23,7 +24,7 @@ enum CoercionRules {
         guard let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
             let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: type)
         else { return nil }
-        return (value, true)
+        return (value, decimal.hasFraction)
     }
 
     /// The `Double` a string stands for: trimmed decimal text, or `NaN`, `Infinity`, `-Infinity`

@@ -348,6 +348,12 @@ struct DecimalText {
     }
 
     /// The magnitude of the integer part (the fraction dropped), when it is below 2^64.
+    /// Whether a digit other than zero follows the decimal point: `1.5`, `15e-1`; not `1.0` or
+    /// `9223372036854775807e0`.
+    var hasFraction: Bool {
+        digits.dropFirst(max(0, digits.count + exponent)).contains { $0 != 0 }
+    }
+
     func integerPart() -> (magnitude: UInt64, negative: Bool)? {
         let integerDigits = digits.count + exponent
         if digits.isEmpty || integerDigits <= 0 { return (0, negative) }

@@ -190,12 +190,13 @@ extension TreeDecoder {
         let node = tree[index]
         switch node.kind {
         case .number where options.truncatesFractionsToIntegers:
+            // Only a number Foundation's rules do not read comes here (a fraction, or an integer
+            // past `Double`'s precision written with an exponent): forgiven either way.
             if let (value, truncated) = CoercionRules.integer(fromNumberText: tree.bytes(of: node), as: T.self) {
-                if truncated {
-                    record(
-                        .coerced, path: path, found: index,
-                        "Coerced \(describeFound(at: index)) to \(T.self) \(value) (fraction truncated).")
-                }
+                let note = truncated ? " (fraction truncated)" : ""
+                record(
+                    .coerced, path: path, found: index,
+                    "Coerced \(describeFound(at: index)) to \(T.self) \(value)\(note).")
                 return value
             }
         case .string where options.coercesNumbersFromStrings:

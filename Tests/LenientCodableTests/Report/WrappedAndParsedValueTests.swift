@@ -117,6 +117,29 @@ import Testing
         #expect(back.value == value && back.report.isEmpty)
     }
 
+    /// A message says a fraction was truncated only when there was one: an integer written
+    /// with an exponent past `Double`'s precision is read exactly, and reported without it.
+    @Test(arguments: [
+        ("[9223372036854775807e0]", [Int.max], "Coerced number 9223372036854775807e0 to Int 9223372036854775807."),
+        (
+            "[9223372036854775806.5e0]", [Int.max - 1],
+            "Coerced number 9223372036854775806.5e0 to Int 9223372036854775806 (fraction truncated)."
+        ),
+        ("[15e-1]", [1], "Coerced number 15e-1 to Int 1 (fraction truncated)."),
+        (
+            #"["9223372036854775807e0"]"#, [Int.max],
+            #"Coerced string "9223372036854775807e0" to Int 9223372036854775807."#
+        ),
+    ])
+    func aTruncationIsSaidOnlyWhenAFractionWasDropped(json: String, expected: [Int], message: String) throws {
+        #expect((try? JSONDecoder().decode([Int].self, from: Data(json.utf8))) == nil)
+        let (value, report) = try LenientJSONDecoder().decodeWithReport([Int].self, from: json)
+        #expect(value == expected)
+        #expect(report.issues.map(\.message) == [message])
+        let back = try LenientJSONDecoder().decodeWithReport([Int].self, from: try LenientJSONEncoder().encode(value))
+        #expect(back.value == value && back.report.isEmpty)
+    }
+
     struct Numbers: Codable, Equatable { var v: [Int] }
     struct Nested: Codable { var items: [[Located]] }
     struct Lists: Codable { var h: [Checked] }
