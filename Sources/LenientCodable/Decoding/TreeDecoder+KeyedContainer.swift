@@ -499,10 +499,7 @@ extension TreeDecoder {
         ) throws -> T {
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self) {
-                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) {
-                    return value
-                }
-                return try nullValue(T.self, at: index, path: path, body)
+                return try Self.nullishValue(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
@@ -516,6 +513,9 @@ extension TreeDecoder {
         /// Foundation's decoder reads it for `T`, if it reads one: such a string counts as `null`
         /// only for a type that cannot read it (an `Int?`, not a `URL?`, a `JSONValue?` or an
         /// enum with a `nil` case). Asked only for null-like strings, in the forgiving pass.
+        ///
+        /// Kept out of line with its callers below, as is every `T?` they make: a generic optional
+        /// in an inlined function has its metadata looked up on the hot path of every property.
         @inline(never)
         static func foundationValue<T>(
             _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
@@ -523,6 +523,26 @@ extension TreeDecoder {
         ) -> T? {
             guard decoder.tree[index].kind == .string else { return nil }
             return try? decoder.readingAsFoundation { try body(decoder, index, path) }
+        }
+
+        /// Whether Foundation's decoder reads the null-like string at `index` as a `T`.
+        @inline(never)
+        static func readsNullLike<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) -> Bool {
+            foundationValue(T.self, decoder: decoder, at: index, path: path, body) != nil
+        }
+
+        /// A `null`, or null-like string, for a non-optional property: Foundation's value of the
+        /// string if it has one, else what `null` gives.
+        @inline(never)
+        static func nullishValue<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) throws -> T {
+            if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
+            return try nullValue(T.self, decoder: decoder, at: index, path: path, body)
         }
 
         // The container's own decoder, in the hot path's calling convention.
@@ -549,8 +569,7 @@ extension TreeDecoder {
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             if decoder.isNullish(at: index, for: T.self) {
-                if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
-                return try nullValue(T.self, decoder: decoder, at: index, path: path, body)
+                return try nullishValue(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
@@ -659,9 +678,7 @@ extension TreeDecoder {
                 }
             }
             if kind == .string, decoder.isNullish(at: index, for: T.self) {
-                if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
-                nullishOptional(decoder: decoder, at: index, path: path)
-                return nil
+                return nullishOptional(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
@@ -672,10 +689,16 @@ extension TreeDecoder {
             }
         }
 
+        /// A null-like string for an optional: Foundation's value of it if it has one, else `nil`.
         @inline(never)
-        private static func nullishOptional(decoder: TreeDecoder, at index: Int, path: CodingPathNode) {
+        private static func nullishOptional<T>(
+            _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
+        ) -> T? {
+            if let value = foundationValue(T.self, decoder: decoder, at: index, path: path, body) { return value }
             decoder.record(
                 .defaulted, path: path, found: index, "Found \(decoder.describeFound(at: index)); used nil.")
+            return nil
         }
 
         @inline(never)
@@ -754,7 +777,7 @@ extension TreeDecoder {
             }
             let path = pathBox.appending(key)
             if decoder.isNullish(at: index, for: T.self),
-                Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) == nil,
+                !Self.readsNullLike(T.self, decoder: decoder, at: index, path: path, body),
                 let value = plan?.declaredDefault(for: name, as: T.self)
             {
                 decoder.record(
@@ -770,10 +793,7 @@ extension TreeDecoder {
             }
             guard decoder.isLenient else { return try body(decoder, index, path) }
             if decoder.isNullish(at: index, for: T.self) {
-                if let value = Self.foundationValue(T.self, decoder: decoder, at: index, path: path, body) {
-                    return value
-                }
-                return try nullValue(T.self, at: index, path: path, body)
+                return try Self.nullishValue(T.self, decoder: decoder, at: index, path: path, body)
             }
             let mark = decoder.reportMark
             do {
@@ -820,7 +840,7 @@ extension TreeDecoder {
             let isNull =
                 decoder.isLenient
                 ? decoder.isNullish(at: index, for: T.self)
-                    && foundationValue(T.self, decoder: decoder, at: index, path: path, body) == nil
+                    && !readsNullLike(T.self, decoder: decoder, at: index, path: path, body)
                 : decoder.tree[index].kind == .null
             if isNull {
                 throw DecodingError.valueNotFound(
@@ -906,7 +926,7 @@ extension TreeDecoder {
             ) {
                 inner, _ in
                 if let declaredDefault, inner.isNullish(at: 0, for: T.self),
-                    Self.foundationValue(T.self, decoder: inner, at: 0, path: path, body) == nil
+                    !Self.readsNullLike(T.self, decoder: inner, at: 0, path: path, body)
                 {
                     inner.record(
                         .defaulted, path: path, found: 0,
@@ -1236,9 +1256,8 @@ extension TreeDecoder {
             let path = pathBox.appending(key)
             guard decoder.isLenient else { return try decoder.unwrap(type, at: index, path: path) }
             if decoder.isNullish(at: index, for: T.self),
-                Self.foundationValue(
+                !Self.readsNullLike(
                     T.self, decoder: decoder, at: index, path: path, { try $0.unwrap(type, at: $1, path: $2) })
-                    == nil
             {
                 decoder.record(
                     .defaulted, path: path, found: index,
