@@ -460,14 +460,23 @@ extension TreeDecoder {
     static func explaining(_ failure: any Error, byJSONTextFailure inner: any Error, as type: Any.Type) -> any Error {
         explaining(
             failure, by: inner,
-            reason: "The string holds JSON text that cannot be decoded as \(type): \(TreeDecoder.reason(inner)).")
+            reason: "The string holds JSON text that cannot be decoded as \(type): \(shortReason(inner)).")
+    }
+
+    /// The reason of an inner failure, cut at 500 characters: JSON text inside JSON text (or a
+    /// hook that returns JSON text again each time) explains each level by the one inside it, and
+    /// whole reasons would make the message grow with the square of the depth.
+    static func shortReason(_ error: any Error) -> String {
+        let reason = TreeDecoder.reason(error)
+        guard reason.utf8.count > 500 else { return reason }
+        return String(reason.prefix(500)) + "…"
     }
 
     /// `failure` with the reason an object could not be wrapped as the one element of `type`.
     static func explaining(_ failure: any Error, byWrapFailure inner: any Error, as type: Any.Type) -> any Error {
         explaining(
             failure, by: inner,
-            reason: "As the one element of \(type), the object cannot be decoded either: \(TreeDecoder.reason(inner)).")
+            reason: "As the one element of \(type), the object cannot be decoded either: \(shortReason(inner)).")
     }
 
     /// `failure` with `reason` added to its description, and `inner` (when there is one) as its

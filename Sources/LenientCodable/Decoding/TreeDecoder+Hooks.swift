@@ -342,8 +342,13 @@ extension TreeDecoder {
                 // What the hook returned has the second chances of the document's own JSON in
                 // `.lenient` (JSON text in a string is parsed, a raw value's case matched); each
                 // decodes the type whole, its hooks and report included.
-                guard inner.isLenient, inner.mayForgive() else { throw error }
+                // Once per type down a chain of trees: a hook that returns JSON text again from
+                // the value parsed out of its JSON text would otherwise never end.
+                let type = ObjectIdentifier(T.self)
+                guard inner.isLenient, inner.mayForgive(), !inner.hookTextTypes.contains(type)
+                else { throw error }
                 inner.rollbackReport(to: mark)
+                inner.occasional.hookTextTypes.append(type)
                 guard let coerced = try inner.coerceAfterFailure(T.self, at: 0, path: path, failure: error) else {
                     throw error
                 }
@@ -440,6 +445,7 @@ extension TreeDecoder {
         inner.rewriteBudget = addsAllowance ? rewrites &+ 8 &* tree.input.count : rewrites
         inner.inFoundationPass = inFoundationPass
         inner.stackExhaustion = stackExhaustion
+        if case let types = hookTextTypes, !types.isEmpty { inner.occasional.hookTextTypes = types }
         // The thread's stack bounds, found once: asking for them reads the process's memory map
         // on a main thread, a cost that a hook at every level paid at every level.
         inner.stackGuard = stackGuard

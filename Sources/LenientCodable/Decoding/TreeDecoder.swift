@@ -93,6 +93,10 @@ final class TreeDecoder: Decoder {
         /// The super decoders of this decoder's tree used while unknown keys are reported, weakly:
         /// those still held when the document is decoded hand over their reads then.
         @exclusivity(unchecked) var usedSuperDecoders: [WeakDecoder] = []
+        /// The types whose `willDecode` returned JSON text that this decoder's tree, or a tree
+        /// around it, was parsed from: such a type's hook returning JSON text again inside it is
+        /// not parsed a second time, so that a hook that always returns a string cannot loop.
+        @exclusivity(unchecked) var hookTextTypes: [ObjectIdentifier] = []
         /// The members an `UnknownKeys` property kept, while unknown keys are reported.
         @exclusivity(unchecked) var keptMembers: Set<Int> = []
         /// For the decoder of a missing member (a super decoder's `null`): where the member would
@@ -113,6 +117,9 @@ final class TreeDecoder: Decoder {
     }
 
     /// ``OccasionalState``, made on first use.
+    /// ``OccasionalState/hookTextTypes``, read without making the state.
+    var hookTextTypes: [ObjectIdentifier] { occasionalState?.hookTextTypes ?? [] }
+
     var occasional: OccasionalState {
         if let occasionalState { return occasionalState }
         let made = OccasionalState()

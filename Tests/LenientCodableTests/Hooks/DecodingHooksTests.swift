@@ -157,6 +157,49 @@ import Testing
         #expect(again.report.isEmpty)
     }
 
+    /// Always returns its JSON as JSON text in a string, whatever it is given.
+    struct TextAgain: Codable, DecodingHooks, Equatable {
+        var name: String
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            guard case .object = json else { return json }
+            return .string(String(decoding: try LenientJSONEncoder().encode(json), as: UTF8.self))
+        }
+    }
+
+    /// Always returns the same JSON text.
+    struct SameText: Codable, DecodingHooks, Equatable {
+        var name: String?
+        static func willDecode(_ json: JSONValue) throws -> JSONValue { .string(#"{"name": "c"}"#) }
+    }
+
+    struct TextHolder<Value: Codable & Equatable>: Codable, Equatable { var value: Value }
+
+    /// A hook that returns JSON text again from the value parsed out of its own JSON text is
+    /// parsed once: the decode ends with a short error, never a loop to the end of the stack.
+    @Test func aHookThatAlwaysReturnsJSONTextIsParsedOnce() throws {
+        let json = #"{"value": {"name": "x"}}"#
+        let first = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(TextHolder<TextAgain>.self, from: json)
+        }
+        let second = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(TextHolder<SameText>.self, from: json)
+        }
+        for error in [first, second] {
+            guard case .typeMismatch(_, let context) = error else {
+                Issue.record("Expected typeMismatch, got \(error)")
+                continue
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["value"])
+            #expect("\(error)".utf8.count < 4_000, "\("\(error)".utf8.count) bytes")
+            #expect(!context.debugDescription.contains("stack"), "\(context.debugDescription)")
+        }
+        // In an array the element is dropped and reported once.
+        let (list, report) = try LenientJSONDecoder().decodeWithReport(
+            [TextAgain].self, from: #"[{"name": "x"}, "{\"name\": \"y\"}"]"#)
+        #expect(list.isEmpty)
+        #expect(report.issues.map(\.kind) == [.droppedElement, .droppedElement], "\(report)")
+    }
+
     @Test func foundationDoesNotCallHooks() throws {
         let user = try JSONDecoder().decode(User.self, from: Data(#"{"name":"ada"}"#.utf8))
         #expect(user.createdAt == nil)
