@@ -1,6 +1,8 @@
 // LenientCodable — JSON model decoding that forgives what real servers send.
 // Licensed under the Apache License, Version 2.0.
 
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -22,10 +24,10 @@ struct StackGuard {
     /// Nesting up to which no check runs unless the stack used says otherwise.
     static let unguardedDepth = 16
     /// Stack a decode may use from where it began before the checks start, whatever its depth:
-    /// well within the smallest threads (musl's 128 KB), so that the first check comes in time,
-    /// and more than a shallow document takes in a release build, which then never pays for the
-    /// first check's look at the thread (on Linux's main thread, a read of `/proc/self/maps`).
-    static let unguardedBytes: UInt = 32 * 1024
+    /// well within the smallest threads (musl's 128 KB), so that the first check comes in time
+    /// even where the caller has used half the stack, and more than a small document takes in a
+    /// release build, which then never pays for the first check's look at the thread.
+    static let unguardedBytes: UInt = 16 * 1024
     /// Stack left for the frames of a model's own code, the error and what catches it: 128 KB,
     /// or a quarter of a smaller thread's stack (at least 16 KB), so that a small thread still
     /// decodes what fits in it.
@@ -35,12 +37,15 @@ struct StackGuard {
 
     /// An address in the frame of the code that began the decode, kept as a number.
     private let start = StackGuard.currentAddress()
-    /// The thread whose stack ``floor`` describes.
+    /// The thread whose stack ``floor`` describes, where its bounds could not be known.
     private var thread: pthread_t?
-    /// The lowest address of that thread's stack plus its reserve; 0 where it cannot be known.
+    /// The lowest address of the known stack plus its reserve; 0 where it cannot be known.
     private var floor: UInt = 0
-    /// The reserve above the lowest address of that thread's stack.
+    /// The reserve above the lowest address of the known stack.
     private var reserve: UInt = 0
+    /// The address just past the known stack: an address from `floor - reserve` up to here is
+    /// in it, so on the same thread (stacks do not overlap).
+    private var top: UInt = 0
 
     /// Whether the decode must look at the stack before a model at `depth` levels: past
     /// ``unguardedDepth``, or once it has used ``unguardedBytes`` since it began. (A decoder kept
@@ -58,21 +63,41 @@ struct StackGuard {
     /// An address in the caller's frame that lies outside the thread's stack (AddressSanitizer
     /// moves locals to a heap of its own) says nothing, and never trips the guard.
     mutating func isExhausted() -> Bool {
-        let current = pthread_self()
-        if thread == nil || pthread_equal(thread!, current) == 0 {
+        let address = StackGuard.currentAddress()
+        // An address in the stack known already is on its thread: no question to the system. A
+        // decoder read later on another thread finds its address elsewhere and looks again.
+        let lowest = floor &- reserve
+        if !(address >= lowest && address < top) {
+            let current = pthread_self()
+            if floor == 0, let thread, pthread_equal(thread, current) != 0 { return false }
             thread = current
-            if let stack = StackGuard.currentStack() {
+            // The refusal's error is built near the end of the stack: what it needs of the
+            // runtime for the first time is made now, while there is room.
+            _ = StackGuard.refusalTypesMade
+            if let stack = Thread.isMainThread ? StackGuard.mainThreadStack : StackGuard.currentStack() {
                 reserve = StackGuard.reserve(ofStack: stack.size)
                 floor = stack.lowest &+ reserve
+                top = stack.lowest &+ stack.size
             } else {
                 reserve = 0
                 floor = 0
+                top = 0
             }
         }
         // Within the reserve above the lowest address: below it is not this thread's stack.
-        let address = StackGuard.currentAddress()
         return address < floor && address &+ reserve >= floor
     }
+
+    /// The main thread's stack, looked up once: on Linux that reads the process's memory map.
+    private static let mainThreadStack = currentStack()
+
+    /// Whether the types of the refusal's error have been made once in this process (the first
+    /// `[any CodingKey]` with an element makes its storage's metadata, through several frames of
+    /// the runtime).
+    private static let refusalTypesMade: Bool = {
+        let path: [any CodingKey] = [AnyCodingKey("")]
+        return !path.isEmpty
+    }()
 
     /// An address in the caller's frame.
     @inline(never)

@@ -131,7 +131,16 @@ extension TreeDecoder {
     /// `Dictionary<String, DecodingAttempt<Decimal>>`.
     static func withoutDecodingAttempts(_ name: String) -> String {
         var name = name
-        while let start = name.range(of: "DecodingAttempt<") {
+        var searchFrom = name.startIndex
+        while let start = name.range(of: "DecodingAttempt<", range: searchFrom..<name.endIndex) {
+            // The package's type, not a name that ends the same way (`MyDecodingAttempt<Int>`).
+            if start.lowerBound > name.startIndex {
+                let before = name[name.index(before: start.lowerBound)]
+                if before.isLetter || before.isNumber || before == "_" {
+                    searchFrom = start.upperBound
+                    continue
+                }
+            }
             var depth = 1
             var index = start.upperBound
             while index < name.endIndex {
@@ -145,6 +154,7 @@ extension TreeDecoder {
             guard index < name.endIndex else { break }
             name.remove(at: index)
             name.removeSubrange(start)
+            searchFrom = name.startIndex
         }
         return name
     }
@@ -387,7 +397,7 @@ extension TreeDecoder {
                             message: "Wrapped \(describeFound(at: index)) in \(Self.describeType(T.self)).",
                             found: tree.value(at: index), origin: issueOrigin(node: index))
                         fold(into: &wrap, issuesSince: mark, of: report)
-                        report.issues.insert(wrap, at: mark)
+                        report.insert(wrap, at: mark)
                     }
                     return value
                 }
@@ -570,7 +580,7 @@ extension TreeDecoder {
                         found: .string(text),
                         origin: issueOrigin(node: index))
                     fold(into: &parsed, issuesSince: mark, of: report)
-                    report.issues.insert(parsed, at: mark)
+                    report.insert(parsed, at: mark)
                 }
                 return .success(value)
             } catch {

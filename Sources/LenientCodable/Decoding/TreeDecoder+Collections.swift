@@ -193,7 +193,8 @@ extension TreeDecoder {
             .init(
                 codingPath: errorPath(path),
                 debugDescription:
-                    "None of the properties of \(type) is present in \(found); an element is not made up of defaults."))
+                    "None of the properties of \(TreeDecoder.describeType(type)) is present in \(found); an element is not made up of defaults."
+            ))
     }
 
     /// An element of a lossy wrapper (``LossyArray``, ``LossyDictionary``), at the node this
@@ -240,7 +241,7 @@ extension TreeDecoder {
                 message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index),
                 origin: issueOrigin(node: index))
             fold(into: &wrap, issuesSince: mark, of: report)
-            report.issues.insert(wrap, at: mark)
+            report.insert(wrap, at: mark)
         }
         return LossyArray(wrappedValue: [element])
     }

@@ -253,21 +253,34 @@ final class ReportCollector {
     ) {
         let issue = DecodingIssue(
             path: path, jsonPath: jsonPath, kind: kind, message: message, found: found, origin: origin)
-        if kind == .coerced || kind == .defaulted, let last = issues.indices.last, issues[last].kind == .keyFallback {
-            // A value found under a fallback key, then coerced or defaulted, is one value forgiven
-            // in two steps: one issue that says both.
-            let fallback = issues[last]
-            if fallback.path == issue.path && fallback.jsonPath == issue.jsonPath {
-                var merged = fallback
-                if kind == .defaulted { merged.kind = .defaulted }
-                let then = message.prefix(1).lowercased() + message.dropFirst()
-                merged.message = "\(fallback.message.dropLast(fallback.message.hasSuffix(".") ? 1 : 0)); then \(then)"
-                if merged.found == nil { merged.found = found }
-                issues[last] = merged
-                return
-            }
-        }
-        issues.append(issue)
+        if !mergeIntoFallback(issue, before: issues.count) { issues.append(issue) }
+    }
+
+    /// Puts an issue at `position` (a wrap or parse, recorded after what it contains), or into the
+    /// fallback's issue just before it.
+    func insert(_ issue: DecodingIssue, at position: Int) {
+        if !mergeIntoFallback(issue, before: position) { issues.insert(issue, at: position) }
+    }
+
+    /// A value found under a fallback key, then coerced, defaulted, wrapped or parsed, is one
+    /// value forgiven in two steps: one issue that says both. Merges `issue` into the fallback's
+    /// issue at `position - 1` when it is about the same value.
+    private func mergeIntoFallback(_ issue: DecodingIssue, before position: Int) -> Bool {
+        guard issue.kind == .coerced || issue.kind == .defaulted, position > 0, position <= issues.count,
+            issues[position - 1].kind == .keyFallback
+        else { return false }
+        let fallback = issues[position - 1]
+        guard fallback.path == issue.path && fallback.jsonPath == issue.jsonPath else { return false }
+        var merged = fallback
+        if issue.kind == .defaulted { merged.kind = .defaulted }
+        let then = issue.message.prefix(1).lowercased() + issue.message.dropFirst()
+        merged.message = "\(fallback.message.dropLast(fallback.message.hasSuffix(".") ? 1 : 0)); then \(then)"
+        if merged.found == nil { merged.found = issue.found }
+        // Known by the value it forgave: a model that reads the value again as another type
+        // (found there, then coerced) keeps both issues, the second saying more.
+        if let origin = issue.origin { merged.origin = origin }
+        issues[position - 1] = merged
+        return true
     }
 
     /// The report of the decode: each forgiven value once. A model that reads the same value

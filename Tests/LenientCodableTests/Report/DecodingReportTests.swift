@@ -253,6 +253,49 @@ import Testing
         #expect(again.report.isEmpty, "\(again.report)")
     }
 
+    struct TwiceRead: Decodable, Equatable {
+        var text: String
+        var number: Int
+        enum CodingKeys: String, CodingKey { case value }
+        init(text: String, number: Int) {
+            self.text = text
+            self.number = number
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            text = try container.decode(String.self, forKey: .value)
+            number = try container.decode(Int.self, forKey: .value)
+        }
+    }
+
+    struct Tagged: Codable, Equatable, KeyMapping {
+        var tags: [Int]
+        static let keyMapping: [String: KeySource] = ["tags": ["tags", "labels"]]
+    }
+
+    /// The merge keeps every step: a value read twice (found under another key as a `String`,
+    /// then coerced as an `Int`) keeps the coercion, and a wrap or JSON text under a fallback key
+    /// is one issue too.
+    @Test func fallbackMergesKeepEveryStep() throws {
+        let (twice, twiceReport) = try LenientJSONDecoder().decodeWithReport(TwiceRead.self, from: #"{"VALUE": "5"}"#)
+        #expect(twice == TwiceRead(text: "5", number: 5))
+        #expect(twiceReport.issues.map(\.kind) == [.keyFallback, .keyFallback], "\(twiceReport)")
+        #expect(twiceReport.issues.last?.message.hasSuffix(#"then coerced string "5" to Int 5."#) == true)
+        for (json, step) in [
+            (#"{"labels": 5}"#, "then wrapped number 5 in Array<Int>."),
+            (#"{"labels": "[5]"}"#, "then parsed the JSON text in a string as Array<Int>."),
+        ] {
+            let (tagged, report) = try LenientJSONDecoder().decodeWithReport(Tagged.self, from: json)
+            #expect(tagged.tags == [5])
+            #expect(report.issues.count == 1, "\(report)")
+            #expect(report.issues.first?.kind == .keyFallback)
+            #expect(report.issues.first?.message.hasSuffix(step) == true, "\(report)")
+            let again = try LenientJSONDecoder().decodeWithReport(
+                Tagged.self, from: try LenientJSONEncoder().encode(tagged))
+            #expect(again.value == tagged && again.report.isEmpty)
+        }
+    }
+
     // MARK: Clean input
 
     @Test func cleanInputGivesAnEmptyReport() throws {

@@ -104,6 +104,9 @@ import Testing
     }
 
     struct Prices: Codable, Equatable { @LossyDictionary var prices: [String: Decimal] }
+    struct Items: Codable, Equatable { @LossyDictionary var byName: [String: Checked] }
+    struct MyDecodingAttempt<Value: Codable & Equatable>: Codable, Equatable { var value: Value }
+    struct OwnAttempt: Codable, Equatable { var value: MyDecodingAttempt<Int> }
 
     /// A message names the types a model declares, never the package's internal ones.
     @Test func jsonTextForALossyDictionaryNamesItsType() throws {
@@ -113,6 +116,17 @@ import Testing
         #expect(report.issues.map(\.kind) == [.coerced, .droppedElement])
         #expect(report.issues.first?.message == "Parsed the JSON text in a string as Dictionary<String, Decimal>.")
         #expect(!report.description.contains("DecodingAttempt"), "\(report)")
+        // A dropped member names the member's type.
+        let (items, itemReport) = try LenientJSONDecoder().decodeWithReport(
+            Items.self, from: #"{"byName": {"a": {"zz": 1}, "b": {"name": "b"}}}"#)
+        #expect(items.byName == ["b": Checked(name: "b")])
+        #expect(itemReport.issues.map(\.kind) == [.droppedElement])
+        #expect(itemReport.issues.first?.message.contains("properties of Checked is present") == true, "\(itemReport)")
+        // A type of the model's own whose name ends the same way is named as it is.
+        let (own, ownReport) = try LenientJSONDecoder().decodeWithReport(
+            OwnAttempt.self, from: #"{"value": "{\"value\": 1}"}"#)
+        #expect(own.value.value == 1)
+        #expect(ownReport.issues.first?.message == "Parsed the JSON text in a string as MyDecodingAttempt<Int>.")
         let back = try LenientJSONDecoder().decodeWithReport(Prices.self, from: try LenientJSONEncoder().encode(value))
         #expect(back.value == value && back.report.isEmpty)
     }

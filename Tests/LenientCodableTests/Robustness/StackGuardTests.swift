@@ -296,4 +296,35 @@ import Testing
             #expect(again == value)
         }
     }
+
+    /// Takes about `kilobytes` of the stack, then runs `body` at the bottom of it: as an app
+    /// decodes from deep inside its own calls.
+    @inline(never)
+    static func usingStack<R>(_ kilobytes: Int, _ body: () -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            buffer.initialize(repeating: UInt8(truncatingIfNeeded: kilobytes))
+            let result = kilobytes > 0 ? usingStack(kilobytes - 1, body) : body()
+            // Read after the call, so that the buffer stays in its frame.
+            return buffer[kilobytes % 512] == 255 && kilobytes == -1 ? body() : result
+        }
+    }
+
+    /// A decode that begins with half of a small thread's stack already used: the guard looks
+    /// early enough, and the refusal's own error is built while there is room.
+    @Test(arguments: [(96, 40), (96, 48), (128, 72), (128, 80)])
+    func aDecodeFromDeepInsideAnAppDecodesOrFailsCleanly(kilobytes: Int, used: Int) throws {
+        for levels in [4, 12, 20, 40] {
+            let data = Self.chain(levels)
+            let outcome = try runOnThread(stackSize: kilobytes << 10) {
+                Self.usingStack(used) {
+                    Self.outcome { try LenientJSONDecoder().decode(Chain.self, from: data).depth }
+                }
+            }
+            switch outcome {
+            case .decoded(let depth): #expect(depth == levels)
+            case .refused(let message): #expect(message.contains("levels deep"))
+            case .otherError(let description): Issue.record("Unexpected error: \(description)")
+            }
+        }
+    }
 }
