@@ -178,10 +178,13 @@ final class EncodingTree {
     @inline(__always)
     var hasPendingError: Bool { state.pointee.hasPendingError }
 
-    /// Keys already converted to snake case by this tree's calls.
-    var snakeCaseKeys: [String: String] {
-        get { state.pointee.snakeCaseKeys }
-        set { state.pointee.snakeCaseKeys = newValue }
+    /// A key already converted to snake case by this tree's calls.
+    func snakeCaseKey(for key: String) -> String? { state.pointee.snakeCaseKeys[key] }
+
+    /// Remembers a key's snake case, in the table itself: through a property's setter the table
+    /// would be copied whole for each new key, a cost of the square of the distinct keys.
+    func rememberSnakeCaseKey(_ converted: String, for key: String) {
+        state.pointee.snakeCaseKeys[key] = converted
     }
 
     /// Whether the settings register any converter; when not, no value looks for one. A copy of

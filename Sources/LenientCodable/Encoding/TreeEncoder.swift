@@ -417,9 +417,9 @@ final class TreeEncoder: Encoder {
             return key.stringValue
         case .snakeCase:
             let original = key.stringValue
-            if let converted = tree.snakeCaseKeys[original] { return converted }
+            if let converted = tree.snakeCaseKey(for: original) { return converted }
             let converted = FoundationSnakeCase.convert(original)
-            tree.snakeCaseKeys[original] = converted
+            tree.rememberSnakeCaseKey(converted, for: original)
             return converted
         case .custom(let convert):
             return convert(codingPath + suffix.keys + [key]).stringValue

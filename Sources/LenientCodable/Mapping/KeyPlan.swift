@@ -499,7 +499,11 @@ struct KeyTable {
                     current = element
                     continue
                 }
-                guard tree[current].kind == .object, let next = tree.findMember(in: current, key: buffer(key)) else {
+                // Another spelling of a key beyond ASCII too, as a plain coding key is found.
+                guard tree[current].kind == .object,
+                    let next = tree.findMember(in: current, key: buffer(key))
+                        ?? tree.findMemberCanonically(in: current, key: buffer(key))
+                else {
                     found = false
                     break
                 }

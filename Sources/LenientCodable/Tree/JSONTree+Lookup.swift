@@ -199,7 +199,10 @@ extension JSONTree {
             return key.utf8.withUnsafeBufferPointer { findMemberLoosely(in: current, key: $0) }.map { $0 + 1 }
         }
         guard nodes[current].kind == .object else { return nil }
-        return findMember(in: current, key: key.utf8)
+        if let found = findMember(in: current, key: key.utf8) { return found }
+        // Another spelling of a key beyond ASCII (`"Å"` precomposed or decomposed), as a plain
+        // key is found: the buffer is read only inside the closure, while `key.utf8` holds it.
+        return key.utf8.withUnsafeBufferPointer { findMemberCanonically(in: current, key: $0) }
     }
 
     /// The node of an array's element at a position, or `nil` when the node is not an array or

@@ -135,6 +135,22 @@ import Testing
         }
     }
 
+    /// Thousands of distinct keys under `.convertToSnakeCase` (each converted once and
+    /// remembered in place: the table was copied whole for every new key) match `JSONEncoder`.
+    @Test func manyDistinctSnakeCaseKeysMatchFoundation() throws {
+        let model = DynamicKeyModel(keys: (0..<5_000).map { "someKey\($0)Name" })
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        let lenient = LenientJSONEncoder()
+        lenient.outputFormatting = .sortedKeys
+        lenient.keyEncodingStrategy = .convertToSnakeCase
+        let written = try lenient.encode(model)
+        #expect(Array(written) == Array(try foundation.encode(model)))
+        let members = try LenientJSONDecoder().decode([String: Int].self, from: written)
+        #expect(members.count == 5_000 && members["some_key4999_name"] == 4_999)
+    }
+
     @Test func optionalsMatchFoundation() throws {
         try expectSameBytes(OptionalsModel(), formatting: [.sortedKeys])
         try expectSameBytes([1, nil, 3] as [Int?], formatting: [.sortedKeys])
