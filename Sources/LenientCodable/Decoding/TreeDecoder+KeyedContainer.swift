@@ -522,6 +522,9 @@ extension TreeDecoder {
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) -> T? {
             guard decoder.tree[index].kind == .string else { return nil }
+            // Integers and booleans never read a string under Foundation: no attempt (and no
+            // error built) for the usual `"null"` for an `Int?`.
+            if T.self is any FixedWidthInteger.Type || T.self == Bool.self { return nil }
             return try? decoder.readingAsFoundation { try body(decoder, index, path) }
         }
 
