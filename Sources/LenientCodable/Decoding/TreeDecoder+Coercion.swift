@@ -456,9 +456,7 @@ extension TreeDecoder {
                 position += 1
                 continue
             }
-            if other.kind == .defaulted { issue.kind = .defaulted }
-            let then = other.message.prefix(1).lowercased() + other.message.dropFirst()
-            issue.message = "\(issue.message.dropLast(issue.message.hasSuffix(".") ? 1 : 0)); then \(then)"
+            issue.absorb(other)
             report.issues.remove(at: position)
         }
     }

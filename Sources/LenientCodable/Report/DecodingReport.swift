@@ -239,6 +239,16 @@ extension DecodingIssue: Codable {
     }
 }
 
+extension DecodingIssue {
+    /// Takes in a later step of forgiving the same value: its message follows (`…; then
+    /// coerced …`), and a default, which loses the value found, makes the issue `defaulted`.
+    mutating func absorb(_ step: DecodingIssue) {
+        if step.kind == .defaulted { kind = .defaulted }
+        let then = step.message.prefix(1).lowercased() + step.message.dropFirst()
+        message = "\(message.dropLast(message.hasSuffix(".") ? 1 : 0)); then \(then)"
+    }
+}
+
 /// Collects issues during one decode. Only created when a report is asked for, or when the
 /// decode needs to know whether something was forgiven.
 final class ReportCollector {
@@ -272,9 +282,7 @@ final class ReportCollector {
         let fallback = issues[position - 1]
         guard fallback.path == issue.path && fallback.jsonPath == issue.jsonPath else { return false }
         var merged = fallback
-        if issue.kind == .defaulted { merged.kind = .defaulted }
-        let then = issue.message.prefix(1).lowercased() + issue.message.dropFirst()
-        merged.message = "\(fallback.message.dropLast(fallback.message.hasSuffix(".") ? 1 : 0)); then \(then)"
+        merged.absorb(issue)
         if merged.found == nil { merged.found = issue.found }
         // Known by the value it forgave: a model that reads the value again as another type
         // (found there, then coerced) keeps both issues, the second saying more.
