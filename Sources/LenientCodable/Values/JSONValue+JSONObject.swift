@@ -270,7 +270,15 @@ struct JSONObjectConversion {
         }
         if let decimal = number as? NSDecimalNumber { return .number(decimal.stringValue) }
         switch storage {
-        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+        case UInt8(ascii: "f"):
+            // `JSONSerialization` writes a `Float` by its own shortest text (`0.1`), not by the
+            // double it widens to (`0.10000000149011612`).
+            let float = number.floatValue
+            guard float.isFinite, let shortest = Double(float.description) else {
+                return .number(JSONValue.literal(for: number.doubleValue))
+            }
+            return .number(JSONValue.literal(for: shortest))
+        case UInt8(ascii: "d"):
             return .number(JSONValue.literal(for: number.doubleValue))
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
             return .number(String(number.uint64Value))

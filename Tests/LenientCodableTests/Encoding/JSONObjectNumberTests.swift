@@ -45,6 +45,35 @@ import Testing
         }
     }
 
+    /// A `Float` in an `NSNumber` is the number `JSONSerialization` writes for it, its own
+    /// shortest text (`0.1`), not the double it widens to (`0.10000000149011612`).
+    @Test(
+        arguments: [
+            0.1, 1.0 / 3.0, 0.3, 100.25, 16_777_216, 1e10, .leastNonzeroMagnitude, -2.5e-8, .greatestFiniteMagnitude,
+        ] as [Float])
+    func floatsAreReadAsJSONSerializationWritesThem(_ value: Float) throws {
+        for boxed in [NSNumber(value: value) as Any, value as Any] {
+            let object: [String: Any] = ["v": boxed]
+            let written = try JSONSerialization.data(withJSONObject: object)
+            let expected = try JSONDecoder().decode([String: Double].self, from: written)
+            for options in [LenientJSONDecoder.Options.strict, .lenient] {
+                let (decoded, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                    [String: Double].self, fromJSONObject: object)
+                #expect(decoded == expected, "\(value)")
+                #expect(report.isEmpty)
+                let asFloat = try LenientJSONDecoder(options: options).decode(
+                    [String: Float].self, fromJSONObject: object)
+                #expect(asFloat == ["v": value])
+            }
+            // The round trip through the encoder's objects keeps the value.
+            let json = try LenientJSONEncoder().encodeToJSONObject(
+                try LenientJSONDecoder().decode(JSONValue.self, fromJSONObject: object))
+            #expect(
+                try LenientJSONDecoder(options: .strict).decode([String: Double].self, fromJSONObject: json) == expected
+            )
+        }
+    }
+
     // MARK: Decimal
 
     @Test(arguments: DecimalCase.all)
