@@ -14,9 +14,43 @@ enum JSONObjectFailure: Error {
 extension EncodingTree {
     /// The value of a node as a ``JSONValue``: numbers as the text the writer would write,
     /// members in encode order, or sorted as the writer sorts them when `sortsKeys` is set.
-    func jsonValue(at node: Int32, sortsKeys: Bool, depth: Int = 0) throws(JSONWriter.DepthExceeded) -> JSONValue {
+    func jsonValue(at node: Int32, sortsKeys: Bool) throws(JSONWriter.DepthExceeded) -> JSONValue {
+        var kept = KeptJSON()
+        return try jsonValue(at: node, sortsKeys: sortsKeys, depth: 0, kept: &kept)
+    }
+
+    /// The containers of `json` nodes (hooks' results) that a ``JSONValue`` of the tree holds as
+    /// they are, by the address of their storage, with their height: checked when they were
+    /// kept, so the JSON a hook returns need not be checked again where it holds them unchanged.
+    struct KeptJSON {
+        var heights: [UnsafeRawPointer: Int] = [:]
+        /// The containers themselves, held so that no other container can be given the storage
+        /// of one while its address is a key of ``heights``: the addresses are only compared.
+        var values: [JSONValue] = []
+
+        mutating func note(_ value: JSONValue, height: Int) {
+            guard let address = value.containerStorage else { return }
+            heights[address] = height
+            values.append(value)
+        }
+    }
+
+    /// ``jsonValue(at:sortsKeys:)``, noting in `kept` the `json` nodes' values it holds unchanged.
+    func jsonValue(at node: Int32, sortsKeys: Bool, depth: Int, kept: inout KeptJSON) throws(JSONWriter.DepthExceeded)
+        -> JSONValue
+    {
         let current = nodes[Int(node)]
         switch current.kind {
+        case .json where current.childCount > 0:
+            // Elements a container kept open on the node appended after the hook ran.
+            expandJSONLeaf(node)
+            return try jsonValue(at: node, sortsKeys: sortsKeys, depth: depth, kept: &kept)
+        case .json:
+            let (value, height) = jsonLeaf(at: node)
+            guard depth + height < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
+            if sortsKeys { return Self.sortingKeys(of: value) }
+            kept.note(value, height: height)
+            return value
         case .null: return .null
         case .bool: return .bool(current.bits != 0)
         case .int: return .number(String(Int64(bitPattern: current.bits)))
@@ -32,7 +66,7 @@ extension EncodingTree {
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {
-                elements.append(try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1))
+                elements.append(try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1, kept: &kept))
             }
             return .array(elements)
         case .object, .unset:
@@ -45,10 +79,24 @@ extension EncodingTree {
                 members.append(
                     (
                         key: nodes[Int(child)].key,
-                        value: try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1)
+                        value: try jsonValue(at: child, sortsKeys: sortsKeys, depth: depth + 1, kept: &kept)
                     ))
             }
             return .object(JSONObject(uniqueMembers: members))
+        }
+    }
+
+    /// A kept value with every object's members sorted as the writer sorts them. Its depth was
+    /// checked when it was kept, which bounds the recursion.
+    private static func sortingKeys(of value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map(sortingKeys(of:)))
+        case .object(let object):
+            let members = object.map { (key: $0.key, value: sortingKeys(of: $0.value)) }
+            return .object(JSONObject(uniqueMembers: members.sorted { JSONWriter.keyPrecedes($0.key, $1.key) }))
+        default:
+            return value
         }
     }
 
@@ -58,8 +106,12 @@ extension EncodingTree {
     /// - Throws: ``JSONObjectFailure``: the value nests too deep, or holds a number that no
     ///   `NSNumber` holds (`1e400`: past `Double` and `Decimal` alike).
     func jsonObject(at node: Int32, depth: Int = 0) throws(JSONObjectFailure) -> Any {
+        expandIfJSONLeaf(node)
         let current = nodes[Int(node)]
         switch current.kind {
+        case .json:
+            // Expanded above.
+            return NSNull()
         case .null: return NSNull()
         case .bool: return NSNumber(value: current.bits != 0)
         case .int: return NSNumber(value: Int64(bitPattern: current.bits))

@@ -29,6 +29,13 @@ import Foundation
  A key mapping that writes a property under a nested key (`"ext.desc"`) creates the objects on
  the way (`ext`) and marks them `holdsNestedKeys`, so that other nested keys merge into them and
  a property written at `ext` itself is recognised as a conflict.
+
+ The JSON an `EncodingHooks` type returns is kept as one `json` node holding the `JSONValue`,
+ not copied into nodes: a hooked type inside another hooked type then hands the outer hook its
+ inner JSON as it is, and nested hooked types cost the size of the value, not its depth times
+ its size. Whatever reads a node's members (a container opened on it again, a nested key, the
+ writer) first expands such a node into ordinary nodes; that reading is rare, and each node is
+ expanded at most once.
  */
 
 /// One JSON value in an ``EncodingTree``.
@@ -47,10 +54,16 @@ struct EncodedNode {
         case string
         case array
         case object
+        /// An array or object that an ``EncodingHooks`` type returned, kept whole as a
+        /// ``JSONValue`` in the tree's table until something needs its members as nodes (see
+        /// ``EncodingTree/expandJSONLeaf(_:)``). Its `bits` let every key through, as an object's
+        /// filter, so that looking a member up finds it on the slow path.
+        case json
 
         /// Whether the node is a value of its own, not a container (nor unset, which is written
-        /// as an empty object).
-        var isScalar: Bool { self != .unset && self != .array && self != .object }
+        /// as an empty object): the kinds declared between `unset` and `array`, told by one
+        /// unsigned comparison (`unset` wraps around to the largest value).
+        var isScalar: Bool { rawValue &- 1 < Kind.array.rawValue &- 1 }
     }
 
     // Declared in this order so that the struct packs into 64 bytes.
@@ -140,6 +153,9 @@ final class EncodingTree {
         var snakeCaseKeys: [String: String]
         /// Key lookup tables for objects with many members, built on demand, by object index.
         var memberTables: [Int32: [String: Int32]]
+        /// The values of the `json` nodes, with the number of container levels of each, by node.
+        /// Kept until the call ends.
+        var jsonLeaves: [Int32: (value: JSONValue, height: Int)] = [:]
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -372,6 +388,7 @@ final class EncodingTree {
             state.pointee.pendingError = nil
         }
         if !state.pointee.memberTables.isEmpty { state.pointee.memberTables = [:] }
+        if !state.pointee.jsonLeaves.isEmpty { state.pointee.jsonLeaves = [:] }
         if state.pointee.snakeCaseKeys.count > Self.reusableSnakeCaseKeyLimit { state.pointee.snakeCaseKeys = [:] }
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
         if !absentMembers.isEmpty { absentMembers = [] }
@@ -442,7 +459,11 @@ final class EncodingTree {
     func makeArray(_ node: Int32) -> Bool {
         let index = Int(node)
         if nodes[index].kind == .array { return true }
-        if nodes[index].kind != .unset { clear(node) }
+        if nodes[index].kind != .unset {
+            expandIfJSONLeaf(node)
+            if nodes[index].kind == .array { return true }
+            clear(node)
+        }
         nodes[index].kind = .array
         return false
     }
@@ -451,7 +472,11 @@ final class EncodingTree {
     func makeObject(_ node: Int32) {
         let index = Int(node)
         if nodes[index].kind == .object { return }
-        if nodes[index].kind != .unset { clear(node) }
+        if nodes[index].kind != .unset {
+            expandIfJSONLeaf(node)
+            if nodes[index].kind == .object { return }
+            clear(node)
+        }
         nodes[index].kind = .object
     }
 
@@ -526,6 +551,7 @@ final class EncodingTree {
     /// elements before it that nothing wrote yet are `null`, marked as holding nested keys so
     /// that a later path may still make them objects. The node must be an array.
     func element(_ position: Int, of array: Int32) -> Int32 {
+        expandIfJSONLeaf(array)
         var child = nodes[Int(array)].firstChild
         var index = 0
         while child >= 0 {
@@ -628,6 +654,11 @@ final class EncodingTree {
             // The table's `String` keys compare by canonical equivalence.
             if let found = state.pointee.memberTables[object]?[key] { return (found, true) }
         } else if beyondASCII || filter == Self.everyKey {
+            // A `json` node lets every key through its filter, so that it is expanded only here.
+            if objectNode.pointee.kind == .json {
+                expandJSONLeaf(object)
+                return member(key, of: object)
+            }
             var child = objectNode.pointee.firstChild
             while child >= 0 {
                 if nodes[Int(child)].key == key { return (child, true) }
@@ -701,6 +732,7 @@ final class EncodingTree {
 
     /// The children of a container node, in order.
     func children(of node: Int32) -> [Int32] {
+        expandIfJSONLeaf(node)
         var result: [Int32] = []
         result.reserveCapacity(Int(nodes[Int(node)].childCount))
         var child = nodes[Int(node)].firstChild
@@ -709,5 +741,99 @@ final class EncodingTree {
             child = nodes[Int(child)].nextSibling
         }
         return result
+    }
+
+    // MARK: JSON kept whole
+
+    /// Makes an unset node hold a container that a hook returned, kept as it is. `height` is the
+    /// number of container levels in it (1 for `[]`).
+    func setJSONLeaf(_ node: Int32, _ value: JSONValue, height: Int) {
+        state.pointee.jsonLeaves[node] = (value: value, height: height)
+        nodes[Int(node)].kind = .json
+        nodes[Int(node)].bits = Self.everyKey
+    }
+
+    /// Whether any node of the call was a `json` node.
+    var hasJSONLeaves: Bool { !state.pointee.jsonLeaves.isEmpty }
+
+    /// The value and height of a `json` node.
+    func jsonLeaf(at node: Int32) -> (value: JSONValue, height: Int) {
+        state.pointee.jsonLeaves[node] ?? (value: [:], height: 1)
+    }
+
+    /// Expands a `json` node into ordinary nodes; does nothing for any other node. A branch on a
+    /// byte already in cache wherever the encoder reads or adds a node's members.
+    @inline(__always)
+    func expandIfJSONLeaf(_ node: Int32) {
+        if nodes[Int(node)].kind == .json { expandJSONLeaf(node) }
+    }
+
+    /// Turns a `json` node into the nodes of its value, as ``TreeEncoder/insert(_:into:key:)``
+    /// would have made them (its numbers were checked when it was kept). The value was checked
+    /// to nest at most ``JSONWriter/maximumDepth`` levels, which bounds the recursion.
+    ///
+    /// Elements appended to the node while it was a `json` node (by an unkeyed container that a
+    /// model kept open on it while a hooked value was encoded into it) come after the value's own,
+    /// as they would have had the value been copied into nodes at once.
+    @inline(never)
+    func expandJSONLeaf(_ node: Int32) {
+        let value = state.pointee.jsonLeaves.removeValue(forKey: node)?.value ?? [:]
+        let later = (first: nodes[Int(node)].firstChild, last: nodes[Int(node)].lastChild)
+        let laterCount = nodes[Int(node)].childCount
+        nodes[Int(node)].kind = .unset
+        nodes[Int(node)].bits = 0
+        nodes[Int(node)].firstChild = -1
+        nodes[Int(node)].lastChild = -1
+        nodes[Int(node)].childCount = 0
+        build(value, into: node)
+        guard later.first >= 0 else { return }
+        if nodes[Int(node)].lastChild < 0 {
+            nodes[Int(node)].firstChild = later.first
+        } else {
+            nodes[Int(nodes[Int(node)].lastChild)].nextSibling = later.first
+        }
+        nodes[Int(node)].lastChild = later.last
+        nodes[Int(node)].childCount += laterCount
+    }
+
+    private func build(_ value: JSONValue, into node: Int32) {
+        switch value {
+        case .null: setNull(node)
+        case .bool(let flag): setBool(node, flag)
+        case .string(let text): setString(node, text)
+        case .number(let text): setLiteral(node, text)
+        case .array(let elements):
+            makeArray(node)
+            for element in elements { build(element, into: appendElement(to: node)) }
+        case .object(let object):
+            makeObject(node)
+            for (key, member) in object {
+                let (child, existed) = self.member(key, of: node)
+                if existed { clear(child) }
+                build(member, into: child)
+            }
+        }
+    }
+
+    /// Expands every `json` node that the root reaches, for the writer, which reads the nodes
+    /// through a pointer that an expansion would move. The nodes an expansion makes hold no
+    /// `json` node, so they are not visited.
+    func expandJSONLeavesForWriting() {
+        guard hasJSONLeaves else { return }
+        var pending: [Int32] = [Self.root]
+        while let node = pending.popLast() {
+            switch nodes[Int(node)].kind {
+            case .json:
+                expandJSONLeaf(node)
+            case .array, .object:
+                var child = nodes[Int(node)].firstChild
+                while child >= 0 {
+                    pending.append(child)
+                    child = nodes[Int(child)].nextSibling
+                }
+            default:
+                break
+            }
+        }
     }
 }

@@ -351,6 +351,8 @@ extension JSONWriter: TextOutputStream {
 extension JSONWriter {
     /// Writes a node of the tree and everything under it.
     mutating func write(_ tree: EncodingTree, node: Int32) throws(DepthExceeded) {
+        // The walk below reads the nodes through a pointer: no `json` node is left to expand.
+        tree.expandJSONLeavesForWriting()
         try write(UnsafeBufferPointer(start: tree.nodes, count: tree.nodeCount), node: node, depth: 0)
     }
 
@@ -367,7 +369,7 @@ extension JSONWriter {
         case .float: writeFloat(Float(bitPattern: UInt32(truncatingIfNeeded: node.pointee.bits)))
         case .literal: writeLiteral(node.pointee.text)
         case .string: writeString(node.pointee.text)
-        case .array, .object, .unset: break
+        case .array, .object, .unset, .json: break
         }
     }
 
@@ -380,6 +382,10 @@ extension JSONWriter {
         switch current.pointee.kind {
         case .null, .bool, .int, .uint, .double, .float, .literal, .string:
             writeScalar(current)
+        case .json:
+            // Never met: `write(_:node:)` expanded every `json` node the root reaches. Were one
+            // met, `null` keeps the text JSON.
+            writeNull()
         case .array:
             try open(UInt8(ascii: "["), depth: depth + 1)
             var child = current.pointee.firstChild

@@ -13,12 +13,18 @@ extension TreeEncoder {
     /// - Throws: `EncodingError.invalidValue` with this encoder's coding path and the hook's error
     ///   as `underlyingError`; errors in the JSON it returns (a number that is not one) as
     ///   ``TreeEncoder/encode(_:into:key:fillsEmpty:)`` reports them.
+    ///
+    /// An array or object the hook returns is kept whole in the node (see ``EncodingTree``), so
+    /// that the hook of a hooked type around this one gets it back without a copy; where that
+    /// hook returns it unchanged, it is not checked again. Nested hooked types so cost the size
+    /// of the value, not its depth times its size.
     @inline(never)
     func applyEncodingHooksSlowPath<T>(_ value: T) throws {
         guard let hooked = value as? any EncodingHooks else { return }
         var json: JSONValue
+        var kept = EncodingTree.KeptJSON()
         do {
-            json = try tree.jsonValue(at: node, sortsKeys: false)
+            json = try tree.jsonValue(at: node, sortsKeys: false, depth: 0, kept: &kept)
         } catch {
             throw Self.depthError(topLevelValue: value)
         }
@@ -28,7 +34,56 @@ extension TreeEncoder {
             throw Self.hookError(error, value: value, codingPath: codingPath)
         }
         tree.clear(node)
-        try insert(taking: &json, into: node, key: nil)
+        if case .array = json, let height = Self.checkedHeight(of: json, level: 0, kept: kept) {
+            tree.setJSONLeaf(node, json, height: height)
+        } else if case .object = json, let height = Self.checkedHeight(of: json, level: 0, kept: kept) {
+            tree.setJSONLeaf(node, json, height: height)
+        } else {
+            // A scalar, or JSON that fails the checks: copied into nodes, which throws the error.
+            try insert(taking: &json, into: node, key: nil)
+        }
+    }
+
+    /// The number of container levels in JSON a hook returned, when it passes the checks that
+    /// ``insert(_:into:key:)`` makes (every number is a JSON number, and containers nest fewer
+    /// than ``maximumDepth`` levels below `level`); `nil` when it fails one. Containers found in
+    /// `kept` passed them when they were kept, and are not walked again.
+    private static func checkedHeight(of value: JSONValue, level: Int, kept: EncodingTree.KeptJSON) -> Int? {
+        switch value {
+        case .null, .bool, .string:
+            return 0
+        case .number(let text):
+            return JSONNumberSyntax.isValid(text) ? 0 : nil
+        case .array(let elements):
+            if let keptHeight = keptHeight(of: value, kept: kept) {
+                return level + keptHeight <= maximumDepth ? keptHeight : nil
+            }
+            guard level < maximumDepth else { return nil }
+            var height = 0
+            for element in elements {
+                guard let elementHeight = checkedHeight(of: element, level: level + 1, kept: kept) else { return nil }
+                height = max(height, elementHeight)
+            }
+            return height + 1
+        case .object(let object):
+            if let keptHeight = keptHeight(of: value, kept: kept) {
+                return level + keptHeight <= maximumDepth ? keptHeight : nil
+            }
+            guard level < maximumDepth else { return nil }
+            var height = 0
+            for member in object {
+                guard let memberHeight = checkedHeight(of: member.value, level: level + 1, kept: kept) else {
+                    return nil
+                }
+                height = max(height, memberHeight)
+            }
+            return height + 1
+        }
+    }
+
+    private static func keptHeight(of value: JSONValue, kept: EncodingTree.KeptJSON) -> Int? {
+        guard !kept.heights.isEmpty, let address = value.containerStorage else { return nil }
+        return kept.heights[address]
     }
 
     @inline(never)

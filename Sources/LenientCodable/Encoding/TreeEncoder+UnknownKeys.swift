@@ -43,6 +43,7 @@ extension TreeEncoder {
         while let last = tree.pendingUnknownKeys.last, last.node >= node {
             tree.pendingUnknownKeys.removeLast()
             let node = last.node
+            tree.expandIfJSONLeaf(node)
             if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
             // A value written over the object since (an array, a scalar) keeps no members.
             guard tree.nodes[Int(node)].kind == .object else { continue }
@@ -140,6 +141,7 @@ extension EncodingTree {
     /// A set of the first significant bytes of an object's member keys, lowercased (one bit per
     /// byte's low six bits); every bit when a key starts with a separator or is empty.
     private func firstLetters(of object: Int32) -> UInt64 {
+        expandIfJSONLeaf(object)
         var letters: UInt64 = 0
         var child = nodes[Int(object)].firstChild
         while child >= 0 {
@@ -162,6 +164,7 @@ extension EncodingTree {
 
     /// One step of a key path from a written node, without adding anything.
     private func child(of node: Int32, step: KeyBytes, loosely: Bool) -> Int32? {
+        expandIfJSONLeaf(node)
         let container = nodes[Int(node)]
         var child = container.firstChild
         if let index = step.index {

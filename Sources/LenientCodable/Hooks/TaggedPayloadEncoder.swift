@@ -246,6 +246,7 @@ extension TreeEncoder {
     /// before the tag (an enclosing tagged enum's own tag) do not matter; a second member under
     /// the tag key (a dictionary payload's, which is written without looking for its keys) does.
     func taggedObjectProblem(tag: String, tagKey: String) -> TaggedPayloadProblem? {
+        tree.expandIfJSONLeaf(node)
         let object = tree.nodes[Int(node)]
         guard object.kind == .object else { return .notAnObject }
         let jsonKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)

@@ -85,7 +85,7 @@ extension JSONValue {
     /// The address of a non-empty container's storage, as its identity; `nil` for scalars and
     /// empty containers, which refer to nothing. Compared only, never read through: the caller
     /// holds the container while it compares.
-    private var containerStorage: UnsafeRawPointer? {
+    var containerStorage: UnsafeRawPointer? {
         switch self {
         case .array(let elements):
             return elements.isEmpty ? nil : elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }

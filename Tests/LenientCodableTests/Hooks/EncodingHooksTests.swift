@@ -72,6 +72,94 @@ import Testing
         #expect(asObject["tag"] as? String == "t8")
     }
 
+    // MARK: Hooked types inside hooked types
+
+    /// Each level's hook sees its children's JSON as their hooks left it, and the text is what the
+    /// same members written without hooks give (and, sorted, what `JSONEncoder` writes for them):
+    /// compact, sorted and pretty, as a `JSONValue` and as `JSONSerialization`'s objects; the
+    /// value decodes back.
+    @Test(arguments: [1, 2, 40, 200])
+    func nestedHookedTypesWriteWhatEveryHookReturned(depth: Int) throws {
+        let hooked = Branch.chain(depth: depth)
+        let plain = PlainBranch(hooked)
+        for formatting in [[], [.sortedKeys], [.sortedKeys, .prettyPrinted]] as [JSONEncoder.OutputFormatting] {
+            let encoder = LenientJSONEncoder()
+            encoder.outputFormatting = formatting
+            let written = try encoder.encode(hooked)
+            #expect(written == (try encoder.encode(plain)))
+            if formatting.contains(.sortedKeys) {
+                // Foundation on Linux writes members in no fixed order unless sorted.
+                let reference = JSONEncoder()
+                reference.outputFormatting = formatting
+                #expect(written == (try reference.encode(plain)))
+            }
+            #expect(try encoder.encodeToJSONValue(hooked) == (try encoder.encodeToJSONValue(plain)))
+            let object = try encoder.encodeToJSONObject(hooked)
+            #expect(
+                try JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+                    == (try JSONSerialization.data(
+                        withJSONObject: try encoder.encodeToJSONObject(plain), options: .sortedKeys)))
+            for options in [LenientJSONDecoder.Options.strict, .lenient] {
+                let (back, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                    Branch.self, from: written)
+                #expect(back == hooked)
+                #expect(report.isEmpty)
+            }
+        }
+    }
+
+    /// A hook that changes the JSON of a hooked child deep inside it: the change is written, and a
+    /// number that is not one is refused with the path to it, wherever the hook put it.
+    @Test func aHookMayChangeItsHookedChildrenAndItsNumbersAreChecked() throws {
+        let encoder = LenientJSONEncoder()
+        let renamed = Renaming(child: Branch.chain(depth: 2), number: "7")
+        #expect(
+            String(decoding: try encoder.encode(renamed), as: UTF8.self)
+                == #"{"child":{"name":"l1","leaf":[0,1],"children":[{"name":"l0","leaf":[0,1],"children":[{"name":"leaf","leaf":[0,1,2,3],"children":[],"level":0,"seen":7}],"level":1}],"level":2}}"#
+        )
+        let error = try #require(throws: EncodingError.self) {
+            try encoder.encode(Renaming(child: Branch.chain(depth: 2), number: #"1,"x":2"#))
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("Expected invalidValue, got \(error)")
+            return
+        }
+        #expect(
+            context.codingPath.map(\.stringValue) == ["child", "children", "Index 0", "children", "Index 0", "seen"])
+    }
+
+    /// Hooked types nested past the depth JSON text can be written to fail as Foundation fails for
+    /// a value nested too deep, with an empty path; one level less is written.
+    @Test func nestedHookedTypesPastTheWritableDepthFailCleanly() throws {
+        // Each level is an object and its `children` array: 255 levels and the leaf make 512.
+        let error = try #require(throws: EncodingError.self) {
+            try LenientJSONEncoder().encode(Branch.chain(depth: 255))
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("Expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.codingPath.isEmpty)
+        let written = try LenientJSONEncoder().encode(Branch.chain(depth: 254))
+        #expect(written == (try LenientJSONEncoder().encode(PlainBranch(Branch.chain(depth: 254)))))
+        #expect(try LenientJSONDecoder().decode(Branch.self, from: written) == Branch.chain(depth: 254))
+    }
+
+    /// What the encoder does with a hooked value after its hook ran, as with any value: a keyed
+    /// container opened again on it adds members; an internally tagged case's payload may be
+    /// hooked; a key path through it is a conflict, as through any property's value.
+    @Test func aHookedValueIsAnOrdinaryValueOnceItsHookRan() throws {
+        let encoder = LenientJSONEncoder()
+        #expect(
+            String(decoding: try encoder.encode(Reopened(child: Tagged(id: 3))), as: UTF8.self)
+                == #"{"child":{"id":3,"tag":"t3","extra":true}}"#)
+        let shape = HookedShape.circle(Tagged(id: 4))
+        let written = try encoder.encode(shape)
+        #expect(String(decoding: written, as: UTF8.self) == #"{"kind":"circle","id":4,"tag":"t4"}"#)
+        #expect(try LenientJSONDecoder().decode(HookedShape.self, from: written) == shape)
+        #expect(throws: EncodingError.self) { try encoder.encode(ThroughHooked(child: Tagged(id: 5), extra: 1)) }
+    }
+
     // MARK: Errors
 
     @Test func errorsFromTheHookPropagateWithTheCodingPath() throws {
@@ -179,7 +267,7 @@ extension EncodingHooksTests {
         case negative(Int)
     }
 
-    struct Tagged: Encodable, EncodingHooks {
+    struct Tagged: Codable, Equatable, EncodingHooks {
         var id: Int
         func didEncode(_ json: inout JSONValue) throws {
             guard id >= 0 else { throw TagError.negative(id) }
@@ -192,6 +280,97 @@ extension EncodingHooksTests {
         var list: [Tagged]
         var byName: [String: Tagged]
         var optional: Tagged?
+    }
+
+    /// A tree of hooked levels: each hook adds its level and keeps its hooked children as their
+    /// hooks wrote them.
+    struct Branch: Codable, Equatable, EncodingHooks {
+        var name: String
+        var leaf: [Int]
+        var children: [Branch]
+
+        static func chain(depth: Int) -> Branch {
+            var branch = Branch(name: "leaf", leaf: [0, 1, 2, 3], children: [])
+            for level in 0..<depth { branch = Branch(name: "l\(level)", leaf: [0, 1], children: [branch]) }
+            return branch
+        }
+
+        var level: Int { children.map { $0.level + 1 }.max() ?? 0 }
+
+        func didEncode(_ json: inout JSONValue) throws {
+            json["level"] = .number(String(level))
+        }
+    }
+
+    /// ``Branch`` without the hook, with what the hook adds as a property.
+    struct PlainBranch: Encodable {
+        var name: String
+        var leaf: [Int]
+        var children: [PlainBranch]
+        var level: Int
+
+        init(_ branch: Branch) {
+            name = branch.name
+            leaf = branch.leaf
+            children = branch.children.map(PlainBranch.init)
+            level = branch.level
+        }
+    }
+
+    /// Writes `number` into the deepest hooked child, through the JSON its children's hooks left.
+    struct Renaming: Encodable, EncodingHooks {
+        var child: Branch
+        var number: String
+
+        private enum CodingKeys: String, CodingKey {
+            case child
+        }
+
+        func didEncode(_ json: inout JSONValue) throws {
+            // The first child's first child, rebuilt on the way out (the index subscript only reads).
+            guard case .array(var children)? = json["child"]?["children"],
+                case .array(var grandchildren)? = children.first?["children"], var deepest = grandchildren.first
+            else { return }
+            deepest["seen"] = .number(number)
+            grandchildren[0] = deepest
+            children[0]["children"] = .array(grandchildren)
+            json["child"]?["children"] = .array(children)
+        }
+    }
+
+    /// Opens its keyed container again on a hooked child's value, after its hook ran.
+    struct Reopened: Encodable {
+        var child: Tagged
+
+        private enum CodingKeys: String, CodingKey {
+            case child
+        }
+
+        private enum ExtraKeys: String, CodingKey {
+            case extra
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(child, forKey: .child)
+            var nested = container.nestedContainer(keyedBy: ExtraKeys.self, forKey: .child)
+            try nested.encode(true, forKey: .extra)
+        }
+    }
+
+    /// Writes a property at a key path inside another property's hooked value.
+    struct ThroughHooked: Encodable, KeyMapping {
+        var child: Tagged
+        var extra: Int
+        static let keyMapping: [String: KeySource] = ["extra": "child.extra"]
+    }
+
+    /// An internally tagged enum whose payload is hooked.
+    enum HookedShape: Codable, Equatable, TaggedCodable {
+        case circle(Tagged)
+
+        static let tagKey = "kind"
+        static let variants: [TaggedVariant<HookedShape>] = [.init("circle", Tagged.self, HookedShape.circle)]
     }
 
     struct BadNumber: Encodable, EncodingHooks {
