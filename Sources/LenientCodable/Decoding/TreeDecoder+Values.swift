@@ -155,10 +155,13 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         var keyIndex = index + 1
         let end = node.containerEnd
         let box = PathBox(path)
+        // The keys whose first member was dropped: a repeated member is not read in its place.
+        var droppedKeys: Set<String> = []
         while keyIndex < end {
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
-            if result[key] == nil {  // The first of duplicate keys wins.
+            // The first of duplicate keys wins, whether it is kept or dropped.
+            if result[key] == nil && (droppedKeys.isEmpty || !droppedKeys.contains(key)) {
                 let valuePath = box.appending(MemberKey(key))
                 let mark = decoder.reportMark
                 do {
@@ -166,6 +169,7 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                 } catch  where decoder.options.dropsInvalidElements && decoder.mayForgive() {
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
+                    droppedKeys.insert(key)
                 }
             } else if decoder.decodesRepeatedMembers {
                 // Foundation's decoding under a key strategy that converts keys reads every

@@ -70,6 +70,26 @@ import Testing
         #expect(report.issues.map(\.kind) == [.coerced, .droppedElement])
         #expect(try JSONDecoder().decode([String: Int].self, from: Data(#"{"a":1,"b":2}"#.utf8)) == ["a": 1, "b": 2])
     }
+
+    /// A first member that is dropped still wins over a repeated one: the key is left out once,
+    /// and the report says so once, as for a property, `[Int: T]` and `LossyDictionary`.
+    @Test(arguments: [#"{"c":"x","c":1}"#, #"{"c":"x","c":[]}"#, #"{"c":null,"c":1}"#, #"{"c":[],"c":"1"}"#])
+    func aDroppedFirstMemberIsNotReplacedByARepeatedOne(json: String) throws {
+        struct Holder: Codable, Equatable { var a: [String: Int] }
+        let decoder = LenientJSONDecoder()
+        let (value, report) = try decoder.decodeWithReport([String: Int].self, from: Data(json.utf8))
+        #expect(value.isEmpty)
+        #expect(report.issues.map(\.kind) == [.droppedElement])
+        #expect(report.issues.map(\.path) == ["c"])
+        let (holder, holderReport) = try decoder.decodeWithReport(Holder.self, from: Data(#"{"a":\#(json)}"#.utf8))
+        #expect(holder == Holder(a: [:]))
+        #expect(holderReport.issues.map(\.path) == ["a.c"])
+        // Round trip: what the encoder writes decodes back with nothing forgiven.
+        let (again, againReport) = try decoder.decodeWithReport(
+            Holder.self, from: try LenientJSONEncoder().encode(holder))
+        #expect(again == holder)
+        #expect(againReport.isEmpty)
+    }
 }
 
 extension DecodingError {
