@@ -743,6 +743,32 @@ final class EncodingTree {
         return result
     }
 
+    /// Moves the value of a node, with everything under it, into an unset node (a member of
+    /// another object), leaving the source unset. The children stay where they are; the tables
+    /// kept by node (large objects' key tables, `json` nodes' values) follow the value.
+    func moveValue(of source: Int32, to target: Int32) {
+        let moved = nodes[Int(source)]
+        let slot = nodes + Int(target)
+        slot.pointee.kind = moved.kind
+        slot.pointee.bits = moved.bits
+        slot.pointee.text = moved.text
+        slot.pointee.ownsStrings = true
+        slot.pointee.firstChild = moved.firstChild
+        slot.pointee.lastChild = moved.lastChild
+        slot.pointee.childCount = moved.childCount
+        slot.pointee.holdsNestedKeys = moved.holdsNestedKeys
+        if let table = state.pointee.memberTables.removeValue(forKey: source) {
+            state.pointee.memberTables[target] = table
+        }
+        if let leaf = state.pointee.jsonLeaves.removeValue(forKey: source) { state.pointee.jsonLeaves[target] = leaf }
+        let old = nodes + Int(source)
+        old.pointee.kind = .unset
+        old.pointee.bits = 0
+        old.pointee.firstChild = -1
+        old.pointee.lastChild = -1
+        old.pointee.childCount = 0
+    }
+
     // MARK: JSON kept whole
 
     /// Makes an unset node hold a container that a hook returned, kept as it is. `height` is the

@@ -127,10 +127,12 @@ extension TaggedCodable {
         if let contentKey = Self.contentKey {
             try variant.encodeContent(payload, &container, TagCodingKey(contentKey))
         } else if let treeEncoder = encoder as? TreeEncoder {
-            try variant.encodePayload(payload, treeEncoder)
-            // The payload's members went into the tag's object: it must still be one, with the tag
-            // as it was written.
-            if let problem = treeEncoder.taggedObjectProblem(tag: variant.tag, tagKey: Self.tagKey) {
+            // The payload is encoded on its own, with its hooks and mapping, as under a content
+            // key; then its members go beside the tag.
+            let problem = try treeEncoder.encodeBesideTag(tag: variant.tag, tagKey: Self.tagKey) {
+                try variant.encodePayload(payload, $0)
+            }
+            if let problem {
                 throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)
             }
         } else {

@@ -240,27 +240,39 @@ struct RefusingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer
 }
 
 extension TreeEncoder {
-    /// After an internally tagged payload was written into this encoder's node, which held the
-    /// tag's object: why the node no longer is that object with the tag as it was written (the
-    /// one member under the tag key, holding the tag), or `nil` when it is. Members written
-    /// before the tag (an enclosing tagged enum's own tag) do not matter; a second member under
-    /// the tag key (a dictionary payload's, which is written without looking for its keys) does.
-    func taggedObjectProblem(tag: String, tagKey: String) -> TaggedPayloadProblem? {
-        tree.expandIfJSONLeaf(node)
-        let object = tree.nodes[Int(node)]
-        guard object.kind == .object else { return .notAnObject }
-        let jsonKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)
-        var tagMembers = 0
-        var holdsTheTag = false
-        var child = object.firstChild
-        while child >= 0 {
-            let member = tree.nodes[Int(child)]
-            if member.key == jsonKey {
-                tagMembers += 1
-                holdsTheTag = member.kind == .string && member.text == tag
-            }
-            child = member.nextSibling
+    /// Encodes an internally tagged payload into a node of its own, then moves its members into
+    /// this encoder's node, the tag's object, after the tag. The payload's ``EncodingHooks`` so see
+    /// the payload's JSON alone, as they do under a content key. Returns why the members cannot go
+    /// beside the tag, moving nothing: the payload is not an object, or it writes the tag key
+    /// (other than the tag itself, as a payload with a `type` property of its own does).
+    func encodeBesideTag(tag: String, tagKey: String, _ encodePayload: (TreeEncoder) throws -> Void) throws
+        -> TaggedPayloadProblem?
+    {
+        let payloadNode = tree.detachedNode()
+        // The enum's own coding path: the same parent and key.
+        var payloadEncoder = TreeEncoder(tree: tree, node: payloadNode, parent: parent, key: key)
+        try encodePayload(payloadEncoder)
+        // A payload that kept its encoder may write into the tree after the call.
+        if !isKnownUniquelyReferenced(&payloadEncoder) { tree.hasOutsideEncoders = true }
+        tree.expandIfJSONLeaf(payloadNode)
+        switch tree.nodes[Int(payloadNode)].kind {
+        case .object: break
+        case .unset: return nil  // A payload that encodes nothing: the tag alone.
+        default: return .notAnObject
         }
-        return tagMembers == 1 && holdsTheTag ? nil : .writesTheTagKey
+        let jsonTagKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)
+        var tagMember: Int32?
+        for member in tree.children(of: payloadNode) where tree.nodes[Int(member)].key == jsonTagKey {
+            let written = tree.nodes[Int(member)]
+            guard tagMember == nil, written.kind == .string, written.text == tag else { return .writesTheTagKey }
+            tagMember = member
+        }
+        tree.makeObject(node)
+        for member in tree.children(of: payloadNode) where member != tagMember {
+            let (slot, existed) = tree.member(tree.nodes[Int(member)].key, of: node)
+            if existed { tree.clear(slot) }
+            tree.moveValue(of: member, to: slot)
+        }
+        return nil
     }
 }

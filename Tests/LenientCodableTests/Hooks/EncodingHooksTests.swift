@@ -160,6 +160,30 @@ import Testing
         #expect(throws: EncodingError.self) { try encoder.encode(ThroughHooked(child: Tagged(id: 5), extra: 1)) }
     }
 
+    /// The hook of an internally tagged case's payload sees the payload's JSON alone, as under a
+    /// content key: not the tag, which is the enum's. A hook that rebuilds its object keeps the
+    /// tag, and one that counts its members counts its own.
+    @Test func aTaggedPayloadsHookSeesThePayloadAlone() throws {
+        let encoder = LenientJSONEncoder()
+        for (value, expected) in [
+            (Rebuilt.whitelist(Whitelist(id: 1, secret: "s")), #"{"type":"whitelist","id":1}"#),
+            (Rebuilt.counted(CountsKeys(id: 3)), #"{"type":"counted","id":3,"memberCount":1}"#),
+        ] {
+            let written = try encoder.encode(value)
+            #expect(String(decoding: written, as: UTF8.self) == expected)
+            for options in [LenientJSONDecoder.Options.strict, .lenient] {
+                let (back, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                    Rebuilt.self, from: written)
+                #expect(back == value.withoutSecrets)
+                #expect(report.isEmpty)
+            }
+        }
+        // Alone, the payload's hook sees the same members.
+        #expect(String(decoding: try encoder.encode(CountsKeys(id: 3)), as: UTF8.self) == #"{"id":3,"memberCount":1}"#)
+        // A payload that writes the tag key with another value still replaces the tag: refused.
+        #expect(throws: EncodingError.self) { try encoder.encode(Rebuilt.retagged(Retagging(id: 4))) }
+    }
+
     // MARK: Errors
 
     @Test func errorsFromTheHookPropagateWithTheCodingPath() throws {
@@ -371,6 +395,54 @@ extension EncodingHooksTests {
 
         static let tagKey = "kind"
         static let variants: [TaggedVariant<HookedShape>] = [.init("circle", Tagged.self, HookedShape.circle)]
+    }
+
+    /// Keeps only `id`, rebuilding its object.
+    struct Whitelist: Codable, Equatable, EncodingHooks {
+        var id: Int
+        var secret: String?
+
+        func didEncode(_ json: inout JSONValue) throws {
+            json = ["id": json["id"] ?? nil]
+        }
+    }
+
+    /// Adds the number of members it was given.
+    struct CountsKeys: Codable, Equatable, EncodingHooks {
+        var id: Int
+
+        private enum CodingKeys: String, CodingKey {
+            case id
+        }
+
+        func didEncode(_ json: inout JSONValue) throws {
+            json["memberCount"] = .number(String(json.objectValue?.count ?? -1))
+        }
+    }
+
+    /// Writes the tag key with a value of its own.
+    struct Retagging: Codable, Equatable, EncodingHooks {
+        var id: Int
+        func didEncode(_ json: inout JSONValue) throws {
+            json["type"] = "other"
+        }
+    }
+
+    enum Rebuilt: Codable, Equatable, TaggedCodable {
+        case whitelist(Whitelist)
+        case counted(CountsKeys)
+        case retagged(Retagging)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Rebuilt>] = [
+            .init("whitelist", Whitelist.self, Rebuilt.whitelist), .init("counted", CountsKeys.self, Rebuilt.counted),
+            .init("retagged", Retagging.self, Rebuilt.retagged),
+        ]
+
+        var withoutSecrets: Rebuilt {
+            guard case .whitelist(let payload) = self else { return self }
+            return .whitelist(Whitelist(id: payload.id, secret: nil))
+        }
     }
 
     struct BadNumber: Encodable, EncodingHooks {
