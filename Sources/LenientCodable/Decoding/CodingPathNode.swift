@@ -80,8 +80,8 @@ final class PathBox {
     @exclusivity(unchecked) var keyedBy: Any.Type?
     /// The model type decoded when a second coding-key type was met on this value: what an
     /// ``UnknownKeys`` property asks ``SiblingCodingKeys`` about when read from a container kept
-    /// past the decode, after the decoder has left the model. Meaningful only while ``keyedBy``
-    /// is set (``reset(to:)`` clears that one only).
+    /// past the decode, after the decoder has left the model. Cleared with the first keyed
+    /// container of each value (``reset(to:)`` clears ``keyedBy`` only).
     @exclusivity(unchecked) var siblingModel: Any.Type?
 
     init(_ node: CodingPathNode) { self.node = node }

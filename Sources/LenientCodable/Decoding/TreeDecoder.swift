@@ -660,6 +660,8 @@ final class TreeDecoder: Decoder {
             }
         } else {
             pathBox.keyedBy = Key.self
+            // A reused box's model was another value's (the element before, of another class).
+            pathBox.siblingModel = nil
         }
         guard let entry = try plan(for: Key.self) else {
             return KeyedDecodingContainer(KeyedContainer<Key>(state: containerState(plan: nil, order: nil)))

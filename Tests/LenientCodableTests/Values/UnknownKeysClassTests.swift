@@ -97,6 +97,30 @@ import Testing
         #expect(try decoder.decode(Dog.self, from: LenientJSONEncoder().encode(again)).extras == again.extras)
     }
 
+    struct CircleThenDog: Codable {
+        var circle: Circle
+        var dog: Dog
+    }
+
+    /// A subclass's bag read after a value of another class hierarchy (the property before it,
+    /// the element before it in an array of a polymorphic type) keeps none of its superclass's
+    /// members from the type's second decode on, as alone; the round trip is stable.
+    @Test func aSubclassBagAfterAnotherHierarchysValue() throws {
+        let decoder = LenientJSONDecoder()
+        let json = #"{"circle": {"name": "c", "radius": 1}, "dog": {"name": "Rex", "legs": 4, "x": 1}}"#
+        _ = try decoder.decode(CircleThenDog.self, from: json)
+        for options in [LenientJSONDecoder.Options.lenient, .strict] {
+            let value = try LenientJSONDecoder(options: options).decode(CircleThenDog.self, from: json)
+            #expect(value.dog.dogExtras.keys == ["x"])
+            #expect(value.dog.extras.keys == ["x"])
+            let (again, report) = try LenientJSONDecoder(options: options).decodeWithReport(
+                CircleThenDog.self, from: LenientJSONEncoder().encode(value))
+            #expect(again.dog.dogExtras == value.dog.dogExtras && again.dog.extras == value.dog.extras)
+            #expect(again.dog.name == "Rex" && again.circle.radius == 1)
+            #expect(report.isEmpty)
+        }
+    }
+
     struct Inner: Codable, Equatable {
         var a: Int
         var extras = UnknownKeys()
