@@ -71,6 +71,18 @@ extension UInt64: DefaultValue {
     public static var defaultValue: UInt64 { 0 }
 }
 
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension Int128: DefaultValue {
+    /// Zero.
+    public static var defaultValue: Int128 { 0 }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension UInt128: DefaultValue {
+    /// Zero.
+    public static var defaultValue: UInt128 { 0 }
+}
+
 extension Double: DefaultValue {
     /// Zero.
     public static var defaultValue: Double { 0 }

@@ -52,6 +52,38 @@ import Testing
         testCase.check()
     }
 
+    /// 128-bit integers are forgiven as the other integers are: what they cannot hold is their
+    /// default, 0, and `.strict` fails as Foundation does.
+    @Test(arguments: [
+        #"{"v":170141183460469231731687303715884105728}"#, #"{"v":"1e30"}"#, #"{"v":"x"}"#, #"{"v":null}"#, "{}",
+        #"{"v":-1}"#, #"{"v":[1]}"#,
+    ])
+    func wideIntegersAreForgivenAsOtherIntegers(json: String) throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        struct Signed: Codable, Equatable { var v: Int128 }
+        struct Unsigned: Codable, Equatable { var v: UInt128 }
+        func check<T: Codable & Equatable>(_ type: T.Type, zero: T) throws {
+            let data = Data(json.utf8)
+            let foundation = try? JSONDecoder().decode(T.self, from: data)
+            let strict = try? LenientJSONDecoder(options: .strict).decode(T.self, from: data)
+            #expect(strict == foundation)
+            let (lenient, report) = try LenientJSONDecoder().decodeWithReport(T.self, from: data)
+            if let foundation {
+                #expect(lenient == foundation)
+                #expect(report.isEmpty)
+            } else {
+                #expect(lenient == zero)
+                #expect(report.issues.map(\.kind) == [.defaulted])
+                #expect(report.issues.map(\.path) == ["v"])
+            }
+            let (again, againReport) = try LenientJSONDecoder().decodeWithReport(
+                T.self, from: LenientJSONEncoder().encode(lenient))
+            #expect(again == lenient && againReport.isEmpty)
+        }
+        try check(Signed.self, zero: Signed(v: 0))
+        try check(Unsigned.self, zero: Unsigned(v: 0))
+    }
+
     static let floatingPointCases: [CoercionCase] = [
         CoercionCase(Double.self, #""3.25""#, .forgiven(3.25, .coerced), messageContains: ["3.25"]),
         CoercionCase(Double.self, #"" -0.5 ""#, .forgiven(-0.5, .coerced)),
