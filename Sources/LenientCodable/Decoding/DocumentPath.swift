@@ -16,7 +16,7 @@ struct DocumentPath: Sendable, CustomStringConvertible {
     ///
     /// - Throws: `DecodingError.dataCorrupted` for a path that is not one: an empty member name
     ///   (`"a..b"`), an index that is not written in digits alone or is past `Int32.max` (as
-    ///   `KeySource` reads indices), or an unclosed bracket.
+    ///   `KeySource` reads indices), a bracket that does not close, or one that was never opened.
     init(_ text: String) throws {
         description = text
         var steps: [Step] = []
@@ -28,12 +28,14 @@ struct DocumentPath: Sendable, CustomStringConvertible {
             var rest = Substring(segment)
             let name = rest.prefix { $0 != "[" }
             rest = rest.dropFirst(name.count)
+            if name.contains("]") { throw DocumentPath.invalid(text, "a bracket that was never opened") }
             if !name.isEmpty {
                 steps.append(.member(String(name)))
             } else if rest.isEmpty {
                 throw DocumentPath.invalid(text, "an empty member name")
             }
             while !rest.isEmpty {
+                if rest.first == "]" { throw DocumentPath.invalid(text, "a bracket that was never opened") }
                 guard rest.first == "[", let close = rest.firstIndex(of: "]") else {
                     throw DocumentPath.invalid(text, "a bracket that does not close")
                 }
