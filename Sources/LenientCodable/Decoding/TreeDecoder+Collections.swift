@@ -189,11 +189,16 @@ extension TreeDecoder {
             keyIndex = tree.next(after: keyIndex + 1)
         }
         let found = keys.isEmpty ? "an empty object" : "an object with only \(keys.joined(separator: ", "))"
+        // A tagged enum's tag was read: what is missing is its payload's properties.
+        let whose =
+            type is any TaggedCodable.Type
+            ? "the payload of the variant of \(TreeDecoder.describeType(type)) that the tag names"
+            : TreeDecoder.describeType(type)
         return DecodingError.dataCorrupted(
             .init(
                 codingPath: errorPath(path),
                 debugDescription:
-                    "None of the properties of \(TreeDecoder.describeType(type)) is present in \(found); an element is not made up of defaults."
+                    "None of the properties of \(whose) is present in \(found); an element is not made up of defaults."
             ))
     }
 

@@ -116,6 +116,19 @@ import Testing
         #expect(report.issues.first?.path == "[1]")
     }
 
+    /// A known tag with none of its payload's properties drops the element, and the report says
+    /// that the payload is what is missing.
+    @Test func aKnownTagWithAnEmptyPayloadInALossyListNamesThePayload() throws {
+        let text = #"[{"type":"card"},{"type":"cash","currency":"USD"}]"#
+        let (payments, report) = try LenientJSONDecoder().decodeWithReport([Payment].self, from: text)
+        #expect(payments == [.cash(Cash(currency: "USD"))])
+        #expect(report.issues.map(\.kind) == [.droppedElement])
+        #expect(
+            report.issues.first?.message.contains("the payload of the variant of Payment that the tag names") == true)
+        #expect(
+            try LenientJSONDecoder().decode([Payment].self, from: LenientJSONEncoder().encode(payments)) == payments)
+    }
+
     @Test(arguments: [Coder.foundation, .strict])
     func tagOfTheWrongJSONTypeIsATypeMismatch(_ coder: Coder) throws {
         let error = try #require(throws: DecodingError.self) {
