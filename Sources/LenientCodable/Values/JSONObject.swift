@@ -15,6 +15,13 @@
 /// ```
 public struct JSONObject: Sendable {
     private var storage: [(key: String, value: JSONValue)]
+    /// The position of each key in ``storage``, once the subscript's setter has been used on an
+    /// object of more than ``indexedCount`` members, so that an object built key by key costs
+    /// linear time, not the square of its size; `nil` otherwise. Only the setter changes
+    /// ``storage`` after it is made, and it keeps the two in step.
+    private var positions: [String: Int]?
+    /// Objects up to this size are searched member by member, faster than hashing.
+    private static let indexedCount = 16
 
     /// Creates an empty object.
     public init() { storage = [] }
@@ -51,18 +58,43 @@ public struct JSONObject: Sendable {
     ///
     /// Setting a value replaces the member in place or appends a new one; setting `nil` removes it.
     ///
-    /// - Complexity: O(*n*) in the number of members.
+    /// - Complexity: Reading, O(*n*) in the number of members, or O(1) once the object has been
+    ///   set through this subscript past 16 members; setting, amortized O(1) past 16 members;
+    ///   removing, O(*n*).
     public subscript(key: String) -> JSONValue? {
-        get { storage.first(where: { $0.key == key })?.value }
+        get {
+            if let positions { return positions[key].map { storage[$0].value } }
+            return storage.first(where: { $0.key == key })?.value
+        }
         set {
-            let index = storage.firstIndex(where: { $0.key == key })
+            if positions == nil && storage.count > Self.indexedCount { indexPositions() }
+            let index = positions.map { $0[key] } ?? storage.firstIndex(where: { $0.key == key })
             switch (index, newValue) {
-            case (let index?, let value?): storage[index].value = value
-            case (let index?, nil): storage.remove(at: index)
-            case (nil, let value?): storage.append((key: key, value: value))
-            case (nil, nil): break
+            case (let index?, let value?):
+                storage[index].value = value
+            case (let index?, nil):
+                storage.remove(at: index)
+                // The members after it moved down by one.
+                if positions != nil { indexPositions() }
+            case (nil, let value?):
+                positions?[key] = storage.count
+                storage.append((key: key, value: value))
+            case (nil, nil):
+                break
             }
         }
+    }
+
+    /// Makes ``positions`` from ``storage``, whose keys are unique.
+    private mutating func indexPositions() {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(storage.count)
+        // Keys are unique as `String` compares them; were two spellings kept, the first is found,
+        // as by the search.
+        for (position, member) in storage.enumerated() where positions[member.key] == nil {
+            positions[member.key] = position
+        }
+        self.positions = positions
     }
 }
 

@@ -249,8 +249,13 @@ extension JSONValue {
         }
         set {
             switch self {
-            case .object(var object):
-                self = .null  // Drops the second reference so that the members are edited in place.
+            case .object:
+                // The object taken out of `self`, so that it holds the only reference to its
+                // members and they are edited in place: a copy bound by the pattern would keep
+                // `self`'s alive, and each set would copy every member.
+                var taken = JSONValue.null
+                swap(&taken, &self)
+                guard case .object(var object) = consume taken else { return }
                 object[key] = newValue
                 self = .object(object)
             case .null:

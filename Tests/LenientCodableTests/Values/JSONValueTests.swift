@@ -63,6 +63,45 @@ import Testing
         #expect(empty == ["x": true])
     }
 
+    /// An object built key by key keeps its members in order, finds, replaces and removes them as
+    /// a small one does, past the size where it keeps an index of its keys; what is encoded of
+    /// it decodes back, in a bag too.
+    @Test(arguments: [5, 17, 3_000])
+    func anObjectBuiltKeyByKeyBehavesAsASmallOne(count: Int) throws {
+        var object = JSONObject()
+        var bag = UnknownKeys()
+        for position in 0..<count {
+            object["k\(position)"] = .number(String(position))
+            bag.members["k\(position)"] = .number(String(position))
+        }
+        #expect(object.keys == (0..<count).map { "k\($0)" })
+        #expect(object["k\(count - 1)"] == .number(String(count - 1)))
+        #expect(object["missing"] == nil)
+        object["k0"] = "replaced"
+        #expect(object["k0"] == "replaced" && object.keys.first == "k0")
+        object["k1"] = nil
+        #expect(object["k1"] == nil && object.count == count - 1)
+        #expect(object["k2"] == .number("2") && object.keys.dropFirst().first == "k2")
+        object["k1"] = true
+        #expect(object.keys.last == "k1" && object["k1"] == true)
+        // A copy changed afterwards leaves the original as it was.
+        var copy = object
+        copy["k2"] = nil
+        copy["new"] = 1
+        #expect(object["k2"] == .number("2") && object["new"] == nil)
+        #expect(copy["k2"] == nil && copy["new"] == 1 && copy["k3"] == .number("3"))
+        let decoded = try LenientJSONDecoder(options: .strict).decode(
+            JSONValue.self, from: LenientJSONEncoder().encode(JSONValue.object(object)))
+        #expect(decoded == .object(object))
+        guard case .object(let back) = decoded else {
+            Issue.record("expected an object, got \(decoded)")
+            return
+        }
+        #expect(back.keys == object.keys)
+        #expect(bag.members.count == count)
+        #expect(bag.members["k\(count / 2)"] == .number(String(count / 2)))
+    }
+
     @Test func objectsCompareRegardlessOfOrder() {
         let first: JSONValue = ["a": 1, "b": 2]
         let second: JSONValue = ["b": 2, "a": 1]
