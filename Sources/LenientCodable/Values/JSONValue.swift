@@ -19,6 +19,10 @@ import Foundation
 ///
 /// Two values are equal when they have the same kind and content. Numbers compare by value
 /// (`1`, `1.0` and `10e-1` are equal); objects compare their members regardless of order.
+///
+/// Comparing, hashing, describing, encoding and decoding work at any depth. Releasing does not:
+/// Swift frees nested arrays by recursion, so a value built in code some 50 000 levels deep
+/// overflows the stack when the last reference to it goes (a decoded value is at most 512 deep).
 public enum JSONValue: Sendable {
     /// The JSON `null`.
     case null
