@@ -140,6 +140,11 @@ final class EncodingTree {
     /// `append`, `removeSubrange` and `removeAll(where:)` calls whose code (a comparison of node
     /// indices) calls nothing else, as ``pendingUnknownKeys``.
     @exclusivity(unchecked) var absentMembers: [(node: Int32, member: AbsentMember)] = []
+    /// The node an internally tagged payload is being encoded into, and the tag's key as written:
+    /// kept members under that key are not written there, as they were not beside the tag
+    /// itself, where the tag wins (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``). Only
+    /// assigned whole, so exempt from the dynamic exclusivity check.
+    @exclusivity(unchecked) var payloadTag: (node: Int32, key: String)?
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
@@ -392,6 +397,7 @@ final class EncodingTree {
         if state.pointee.snakeCaseKeys.count > Self.reusableSnakeCaseKeyLimit { state.pointee.snakeCaseKeys = [:] }
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
         if !absentMembers.isEmpty { absentMembers = [] }
+        payloadTag = nil
         return true
     }
 
@@ -842,15 +848,15 @@ final class EncodingTree {
     }
 
     /// Expands every `json` node that the root reaches, for the writer, which reads the nodes
-    /// through a pointer that an expansion would move. The nodes an expansion makes hold no
-    /// `json` node, so they are not visited.
+    /// through a pointer that an expansion would move. An expanded node's children are visited
+    /// too: those its value made hold no `json` node, but elements appended to it while it was
+    /// one (see ``expandJSONLeaf(_:)``) may. Each node is visited once.
     func expandJSONLeavesForWriting() {
         guard hasJSONLeaves else { return }
         var pending: [Int32] = [Self.root]
         while let node = pending.popLast() {
+            if nodes[Int(node)].kind == .json { expandJSONLeaf(node) }
             switch nodes[Int(node)].kind {
-            case .json:
-                expandJSONLeaf(node)
             case .array, .object:
                 var child = nodes[Int(node)].firstChild
                 while child >= 0 {

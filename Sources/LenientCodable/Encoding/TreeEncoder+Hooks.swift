@@ -55,30 +55,26 @@ extension TreeEncoder {
         case .number(let text):
             return JSONNumberSyntax.isValid(text) ? 0 : nil
         case .array(let elements):
-            if let keptHeight = keptHeight(of: value, kept: kept) {
-                return level + keptHeight <= maximumDepth ? keptHeight : nil
-            }
-            guard level < maximumDepth else { return nil }
-            var height = 0
-            for element in elements {
-                guard let elementHeight = checkedHeight(of: element, level: level + 1, kept: kept) else { return nil }
-                height = max(height, elementHeight)
-            }
-            return height + 1
+            return checkedHeight(of: value, children: elements, level: level, kept: kept)
         case .object(let object):
-            if let keptHeight = keptHeight(of: value, kept: kept) {
-                return level + keptHeight <= maximumDepth ? keptHeight : nil
-            }
-            guard level < maximumDepth else { return nil }
-            var height = 0
-            for member in object {
-                guard let memberHeight = checkedHeight(of: member.value, level: level + 1, kept: kept) else {
-                    return nil
-                }
-                height = max(height, memberHeight)
-            }
-            return height + 1
+            return checkedHeight(of: value, children: object.lazy.map(\.value), level: level, kept: kept)
         }
+    }
+
+    /// ``checkedHeight(of:level:kept:)`` of a container, given its values.
+    private static func checkedHeight(
+        of container: JSONValue, children: some Sequence<JSONValue>, level: Int, kept: EncodingTree.KeptJSON
+    ) -> Int? {
+        if let keptHeight = keptHeight(of: container, kept: kept) {
+            return level + keptHeight <= maximumDepth ? keptHeight : nil
+        }
+        guard level < maximumDepth else { return nil }
+        var height = 0
+        for child in children {
+            guard let childHeight = checkedHeight(of: child, level: level + 1, kept: kept) else { return nil }
+            height = max(height, childHeight)
+        }
+        return height + 1
     }
 
     private static func keptHeight(of value: JSONValue, kept: EncodingTree.KeptJSON) -> Int? {

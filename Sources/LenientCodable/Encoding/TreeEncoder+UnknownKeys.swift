@@ -48,6 +48,7 @@ extension TreeEncoder {
             // A value written over the object since (an array, a scalar) keeps no members.
             guard tree.nodes[Int(node)].kind == .object else { continue }
             for (key, value) in last.members {
+                if let payloadTag = tree.payloadTag, payloadTag.node == node, payloadTag.key == key { continue }
                 let (member, existed) = tree.member(key, of: node)
                 if existed {
                     try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))

@@ -249,8 +249,14 @@ extension TreeEncoder {
         -> TaggedPayloadProblem?
     {
         let payloadNode = tree.detachedNode()
+        let jsonTagKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)
         // The enum's own coding path: the same parent and key.
         var payloadEncoder = TreeEncoder(tree: tree, node: payloadNode, parent: parent, key: key)
+        // A kept member under the tag key (the payload's `UnknownKeys` read the tag, maybe of
+        // another case) is left out: the tag wins, as it did over kept members beside it.
+        let enclosingPayloadTag = tree.payloadTag
+        tree.payloadTag = (node: payloadNode, key: jsonTagKey)
+        defer { tree.payloadTag = enclosingPayloadTag }
         try encodePayload(payloadEncoder)
         // A payload that kept its encoder may write into the tree after the call.
         if !isKnownUniquelyReferenced(&payloadEncoder) { tree.hasOutsideEncoders = true }
@@ -260,7 +266,6 @@ extension TreeEncoder {
         case .unset: return nil  // A payload that encodes nothing: the tag alone.
         default: return .notAnObject
         }
-        let jsonTagKey = jsonKey(for: TagCodingKey(tagKey), suffix: .root)
         var tagMember: Int32?
         for member in tree.children(of: payloadNode) where tree.nodes[Int(member)].key == jsonTagKey {
             let written = tree.nodes[Int(member)]

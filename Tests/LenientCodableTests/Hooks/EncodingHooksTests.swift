@@ -184,6 +184,19 @@ import Testing
         #expect(throws: EncodingError.self) { try encoder.encode(Rebuilt.retagged(Retagging(id: 4))) }
     }
 
+    /// A model that keeps an unkeyed container open on its node while a hooked value is encoded
+    /// into that node, then appends hooked values to it: every API writes every element.
+    @Test func elementsAppendedAfterAHookRanAreWritten() throws {
+        let encoder = LenientJSONEncoder()
+        let expected = #"[{"v":1},[{"v":1}],2,"after",[{"v":3},[{"v":3}],2]]"#
+        #expect(String(decoding: try encoder.encode(KeptOpen()), as: UTF8.self) == expected)
+        #expect(try encoder.encodeToJSONValue(KeptOpen()) == (try JSONValue(parsing: expected)))
+        let object = try encoder.encodeToJSONObject(KeptOpen())
+        #expect(
+            try JSONValue(parsing: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+                == (try JSONValue(parsing: expected)))
+    }
+
     // MARK: Errors
 
     @Test func errorsFromTheHookPropagateWithTheCodingPath() throws {
@@ -442,6 +455,26 @@ extension EncodingHooksTests {
         var withoutSecrets: Rebuilt {
             guard case .whitelist(let payload) = self else { return self }
             return .whitelist(Whitelist(id: payload.id, secret: nil))
+        }
+    }
+
+    /// Wraps its JSON: `[json, [json], 2]`.
+    struct Wrapping: Encodable, EncodingHooks {
+        var v = 1
+        func didEncode(_ json: inout JSONValue) throws {
+            json = [json, [json], .number("2")]
+        }
+    }
+
+    /// Keeps its unkeyed container open while a hooked value is encoded into its node.
+    struct KeptOpen: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var elements = encoder.unkeyedContainer()
+            try elements.encode(0)
+            var single = encoder.singleValueContainer()
+            try single.encode(Wrapping())
+            try elements.encode("after")
+            try elements.encode(Wrapping(v: 3))
         }
     }
 

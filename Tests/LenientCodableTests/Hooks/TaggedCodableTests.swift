@@ -129,6 +129,47 @@ import Testing
             try LenientJSONDecoder().decode([Payment].self, from: LenientJSONEncoder().encode(payments)) == payments)
     }
 
+    struct Kept: Codable, Equatable {
+        var number: String
+        var extras = UnknownKeys()
+    }
+
+    enum SharedPayload: TaggedCodable, Equatable {
+        case card(Kept)
+        case giftCard(Kept)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<SharedPayload>] = [
+            .init("card", Kept.self, SharedPayload.card), .init("gift_card", Kept.self, SharedPayload.giftCard),
+        ]
+    }
+
+    /// A payload's `UnknownKeys` keeps the tag it was read with; encoded as another case that
+    /// shares the payload type, the case's own tag wins, and the round trip keeps the rest.
+    @Test func theTagWinsOverATagKeptInThePayloadsBag() throws {
+        let read = try LenientJSONDecoder().decode(
+            SharedPayload.self, from: #"{"type":"card","number":"1","extra":true}"#)
+        guard case .card(let payload) = read else {
+            Issue.record("expected a card, got \(read)")
+            return
+        }
+        #expect(payload.extras.members["type"] == "card")
+        let written = try LenientJSONEncoder().encode(SharedPayload.giftCard(payload))
+        #expect(String(decoding: written, as: UTF8.self) == #"{"type":"gift_card","number":"1","extra":true}"#)
+        let (again, report) = try LenientJSONDecoder().decodeWithReport(SharedPayload.self, from: written)
+        guard case .giftCard(let back) = again else {
+            Issue.record("expected a gift card, got \(again)")
+            return
+        }
+        #expect(back.number == "1" && back.extras.members["extra"] == true)
+        #expect(report.isEmpty)
+        // A kept tag of another kind is left out too.
+        let numbered = Kept(number: "2", extras: UnknownKeys(["type": 5]))
+        #expect(
+            String(decoding: try LenientJSONEncoder().encode(SharedPayload.card(numbered)), as: UTF8.self)
+                == #"{"type":"card","number":"2"}"#)
+    }
+
     @Test(arguments: [Coder.foundation, .strict])
     func tagOfTheWrongJSONTypeIsATypeMismatch(_ coder: Coder) throws {
         let error = try #require(throws: DecodingError.self) {
