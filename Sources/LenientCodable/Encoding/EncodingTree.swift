@@ -775,6 +775,47 @@ final class EncodingTree {
         old.pointee.childCount = 0
     }
 
+    /// Moves the members of an object node, but `skipped`, to the end of another object whose
+    /// keys none of them repeats, by linking the member nodes themselves: nothing is looked up
+    /// or copied. The source is left an empty, unset node.
+    func adoptMembers(of source: Int32, into object: Int32, skipping skipped: Int32?) {
+        var child = nodes[Int(source)].firstChild
+        while child >= 0 {
+            let next = nodes[Int(child)].nextSibling
+            if child != skipped {
+                nodes[Int(child)].nextSibling = -1
+                let last = nodes[Int(object)].lastChild
+                if last < 0 {
+                    nodes[Int(object)].firstChild = child
+                } else {
+                    nodes[Int(last)].nextSibling = child
+                }
+                nodes[Int(object)].lastChild = child
+                nodes[Int(object)].childCount += 1
+            }
+            child = next
+        }
+        // The source's filter covers the keys that came from it.
+        nodes[Int(object)].bits |= nodes[Int(source)].bits
+        if nodes[Int(object)].childCount > Self.linearLookupLimit {
+            state.pointee.memberTables[object] = nil
+            var table: [String: Int32] = [:]
+            var member = nodes[Int(object)].firstChild
+            while member >= 0 {
+                if table[nodes[Int(member)].key] == nil { table[nodes[Int(member)].key] = member }
+                member = nodes[Int(member)].nextSibling
+            }
+            state.pointee.memberTables[object] = table
+        }
+        state.pointee.memberTables[source] = nil
+        let old = nodes + Int(source)
+        old.pointee.kind = .unset
+        old.pointee.bits = 0
+        old.pointee.firstChild = -1
+        old.pointee.lastChild = -1
+        old.pointee.childCount = 0
+    }
+
     // MARK: JSON kept whole
 
     /// Makes an unset node hold a container that a hook returned, kept as it is. `height` is the

@@ -267,12 +267,24 @@ extension TreeEncoder {
         default: return .notAnObject
         }
         var tagMember: Int32?
-        for member in tree.children(of: payloadNode) where tree.nodes[Int(member)].key == jsonTagKey {
-            let written = tree.nodes[Int(member)]
-            guard tagMember == nil, written.kind == .string, written.text == tag else { return .writesTheTagKey }
-            tagMember = member
+        var member = tree.nodes[Int(payloadNode)].firstChild
+        while member >= 0 {
+            let written = tree.nodes + Int(member)
+            if written.pointee.key == jsonTagKey {
+                guard tagMember == nil, written.pointee.kind == .string, written.pointee.text == tag else {
+                    return .writesTheTagKey
+                }
+                tagMember = member
+            }
+            member = written.pointee.nextSibling
         }
         tree.makeObject(node)
+        // The tag's object holds the tag alone, whose key no member left repeats: the members
+        // are linked in as they are.
+        if tree.nodes[Int(node)].childCount == 1 {
+            tree.adoptMembers(of: payloadNode, into: node, skipping: tagMember)
+            return nil
+        }
         for member in tree.children(of: payloadNode) where member != tagMember {
             let (slot, existed) = tree.member(tree.nodes[Int(member)].key, of: node)
             if existed { tree.clear(slot) }

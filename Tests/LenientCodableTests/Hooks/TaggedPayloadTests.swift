@@ -235,6 +235,18 @@ import Testing
         let fine = DictionaryPayload.counts(["k": 2])
         #expect(
             try LenientJSONDecoder().decode(DictionaryPayload.self, from: LenientJSONEncoder().encode(fine)) == fine)
+        // Wide payloads, past the size where objects look their keys up in a table: every member
+        // beside the tag, each once, in the bytes `JSONEncoder` writes.
+        for count in [47, 48, 49, 200] {
+            let wide = DictionaryPayload.counts(Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", $0) }))
+            let encoder = LenientJSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let reference = JSONEncoder()
+            reference.outputFormatting = .sortedKeys
+            let written = try encoder.encode(wide)
+            #expect(written == (try reference.encode(wide)))
+            #expect(try LenientJSONDecoder().decode(DictionaryPayload.self, from: written) == wide)
+        }
     }
 
     struct Cash: Codable, Equatable {
