@@ -38,7 +38,9 @@ enum CodingPathNode {
                 keys.append(key)
                 node = parent.node
             case .index(let index, let parent):
-                keys.append(AnyCodingKey(index: index))
+                // Its text, `Index 3`, is made only when asked for: a path of a deep array is
+                // built for every error under it, and most are never read.
+                keys.append(IndexCodingKey(index))
                 node = parent.node
             }
         }
