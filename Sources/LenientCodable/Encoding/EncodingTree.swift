@@ -754,6 +754,8 @@ final class EncodingTree {
     /// kept by node (large objects' key tables, `json` nodes' values) follow the value.
     func moveValue(of source: Int32, to target: Int32) {
         let moved = nodes[Int(source)]
+        // Both pointers are into the node storage, which the tree owns and which nothing appends
+        // to (and so moves) in this function.
         let slot = nodes + Int(target)
         slot.pointee.kind = moved.kind
         slot.pointee.bits = moved.bits
@@ -808,6 +810,7 @@ final class EncodingTree {
             state.pointee.memberTables[object] = table
         }
         state.pointee.memberTables[source] = nil
+        // Into the node storage, which the tree owns; nothing above appended to it.
         let old = nodes + Int(source)
         old.pointee.kind = .unset
         old.pointee.bits = 0

@@ -269,6 +269,8 @@ extension TreeEncoder {
         var tagMember: Int32?
         var member = tree.nodes[Int(payloadNode)].firstChild
         while member >= 0 {
+            // Into the tree's node storage, which owns the nodes and which nothing appends to (and
+            // so moves) in this loop.
             let written = tree.nodes + Int(member)
             if written.pointee.key == jsonTagKey {
                 guard tagMember == nil, written.pointee.kind == .string, written.pointee.text == tag else {
