@@ -769,12 +769,18 @@ final class EncodingTree {
             state.pointee.memberTables[target] = table
         }
         if let leaf = state.pointee.jsonLeaves.removeValue(forKey: source) { state.pointee.jsonLeaves[target] = leaf }
-        let old = nodes + Int(source)
-        old.pointee.kind = .unset
-        old.pointee.bits = 0
-        old.pointee.firstChild = -1
-        old.pointee.lastChild = -1
-        old.pointee.childCount = 0
+        emptyMovedNode(source)
+    }
+
+    /// Leaves a node whose value and children moved elsewhere an unset node without children.
+    private func emptyMovedNode(_ node: Int32) {
+        // Into the node storage, which the tree owns; the callers appended nothing to it.
+        let moved = nodes + Int(node)
+        moved.pointee.kind = .unset
+        moved.pointee.bits = 0
+        moved.pointee.firstChild = -1
+        moved.pointee.lastChild = -1
+        moved.pointee.childCount = 0
     }
 
     /// Moves the members of an object node, but `skipped`, to the end of another object whose
@@ -810,13 +816,7 @@ final class EncodingTree {
             state.pointee.memberTables[object] = table
         }
         state.pointee.memberTables[source] = nil
-        // Into the node storage, which the tree owns; nothing above appended to it.
-        let old = nodes + Int(source)
-        old.pointee.kind = .unset
-        old.pointee.bits = 0
-        old.pointee.firstChild = -1
-        old.pointee.lastChild = -1
-        old.pointee.childCount = 0
+        emptyMovedNode(source)
     }
 
     // MARK: JSON kept whole
