@@ -27,6 +27,15 @@ extension LenientJSONDecoder {
         /// object (`[1, 2,]`). Foundation's `JSONDecoder` accepts them; RFC 8259 does not.
         public var allowsTrailingCommas: Bool
 
+        /// Whether the text of a string value or number is checked only when a property reads
+        /// it, as Foundation's `JSONDecoder` does: a document whose unread fields hold an invalid
+        /// escape, invalid UTF-8, a raw control character, or a number such as `012`, `1.` or
+        /// `-` still decodes. Reading such a value fails with `DecodingError.dataCorrupted`
+        /// naming its line and column (which ``lenient`` forgives and reports as it forgives any
+        /// invalid value). Keys are always checked, and so is JSON5. Off in ``strict``, which
+        /// parses RFC 8259 exactly.
+        public var defersValueValidation: Bool
+
         /// Whether a key that is not present exactly may be found ignoring ASCII case and the
         /// separators `_`, `-` and space: `userName` then finds `UserName`, `USERNAME`,
         /// `user_name` or `user-name`. An exact match always wins; a loose one is reported as
@@ -134,6 +143,7 @@ extension LenientJSONDecoder {
         /// Options with every leniency on or every one off.
         private init(forgiving: Bool) {
             allowsTrailingCommas = forgiving
+            defersValueValidation = forgiving
             allowsLooseKeyMatching = forgiving
             reportsUnknownKeys = false
             coercesNumbersFromStrings = forgiving

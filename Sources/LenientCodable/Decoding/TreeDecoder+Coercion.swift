@@ -114,6 +114,10 @@ extension TreeDecoder {
         case .false: return "bool false"
         case .number: return "number \(tree.numberText(at: index))"
         case .string: return "string \(tree.string(at: index).debugDescription)"
+        case .invalid:
+            let text = tree.invalidText(at: index)
+            return tree[index].has(JSONNode.wasString)
+                ? "string \(text.debugDescription) that is not valid JSON" : "number \(text) that is not valid JSON"
         case .array: return "an array"
         case .object: return "an object"
         }
@@ -173,7 +177,9 @@ extension TreeDecoder {
 
     @inline(never)
     func cannotCoerce(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
-        if tree[index].kind == .null { return typeMismatch(type, at: index, path: path) }
+        if tree[index].kind == .null || tree[index].kind == .invalid {
+            return typeMismatch(type, at: index, path: path)
+        }
         return DecodingError.typeMismatch(
             type,
             .init(
@@ -558,7 +564,8 @@ extension TreeDecoder {
         return utf8.withUnsafeMutableBufferPointer { buffer -> Result<T, any Error> in
             // One nesting budget for the whole decode: the text's levels count from the string's.
             let options = JSONParser.Options(
-                allowsTrailingCommas: settings.options.allowsTrailingCommas, maximumDepth: remainingDepth(at: index))
+                allowsTrailingCommas: settings.options.allowsTrailingCommas,
+                defersValueErrors: settings.options.defersValueValidation, maximumDepth: remainingDepth(at: index))
             let innerTree: JSONTree
             do {
                 innerTree = try JSONParser.parse(UnsafeBufferPointer(buffer), options: options)

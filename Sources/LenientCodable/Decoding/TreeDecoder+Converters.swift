@@ -108,6 +108,7 @@ extension TreeDecoder {
 
     /// Calls a converter on the value's JSON and reports the conversion.
     private func convert<T>(_ type: T.Type, at index: Int, path: CodingPathNode) throws -> T {
+        try checkValidText(at: index, path: path)
         let value: T
         do {
             // Registered under T's identifier, so the registration converts to T.

@@ -266,6 +266,7 @@ extension TreeDecoder {
     private func unwrapWithHooksOnce<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool)
         throws -> T
     {
+        try checkValidText(at: index, path: path)
         let json = sharedJSONValue(at: index)
         if let polymorphic = T.self as? any PolymorphicDecodable.Type, let chosen = polymorphic.decodingType(for: json),
             chosen != T.self

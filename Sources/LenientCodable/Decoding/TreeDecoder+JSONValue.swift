@@ -4,6 +4,20 @@
 import Foundation
 
 extension TreeDecoder {
+    /// Throws the error of the first ``JSONNode/Kind/invalid`` node in the value at `index`
+    /// (a string or number whose text is not valid JSON, kept by
+    /// ``LenientJSONDecoder/Options/defersValueValidation``), for the paths that hand a value
+    /// whole to a model — a `JSONValue`, a hook, a type choice, a converter, a transform — so
+    /// that text that is not JSON never reaches one as if it were. A lookup in the tree's
+    /// sorted list of such nodes; nothing when the document has none.
+    @inline(__always)
+    func checkValidText(at index: Int, path: CodingPathNode) throws {
+        guard !tree.nodes.invalidNodes.isEmpty else { return }
+        if let invalid = tree.nodes.firstInvalidNode(in: index..<tree.next(after: index)) {
+            throw invalidText(at: invalid, path: path)
+        }
+    }
+
     /// The ``JSONValue`` that `JSONValue`'s `init(from:)` decodes from the node at `index`, whose
     /// coding path is `path`.
     ///
@@ -13,7 +27,8 @@ extension TreeDecoder {
     /// it is the tree's value as it is; hooks, type choices, transforms and ``UnknownKeys`` read
     /// the tree's value directly, and so keep seeing the JSON as sent.
     @inline(__always)
-    func decodedJSONValue(at index: Int, path: CodingPathNode) -> JSONValue {
+    func decodedJSONValue(at index: Int, path: CodingPathNode) throws -> JSONValue {
+        try checkValidText(at: index, path: path)
         if case .useDefaultKeys = settings.keyDecodingStrategy { return tree.value(at: index) }
         return jsonValueConvertingKeysSlowPath(at: index, path: path)
     }

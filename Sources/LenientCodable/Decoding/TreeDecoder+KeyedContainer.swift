@@ -906,6 +906,11 @@ extension TreeDecoder {
             }
             var json: JSONValue
             do {
+                try decoder.checkValidText(at: index, path: path)
+            } catch {
+                return try forgive(error)
+            }
+            do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {
                 return try forgive(transformFailure(key, error: error, at: index, path: path))
@@ -980,6 +985,11 @@ extension TreeDecoder {
                 return nil
             }
             var json: JSONValue
+            do {
+                try decoder.checkValidText(at: index, path: path)
+            } catch {
+                return try forgive(error)
+            }
             do {
                 json = try transform(decoder.sharedJSONValue(at: index))
             } catch {

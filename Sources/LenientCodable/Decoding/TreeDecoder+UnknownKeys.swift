@@ -289,6 +289,7 @@ extension TreeDecoder.KeyedContainer {
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
                 !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
                 !siblingReads.contains(where: { $0(keyIndex) }),
+                reads.steps.contains(valueIndex) || keepsValidText(ofMember: key, at: valueIndex),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
             {
@@ -301,6 +302,27 @@ extension TreeDecoder.KeyedContainer {
             keyIndex = tree.next(after: valueIndex)
         }
         return UnknownKeys(JSONObject(uniqueMembers: members))
+    }
+
+    /// Whether a member's value holds only valid JSON text, so that a bag may keep it; one that
+    /// holds a string or number that is not (see
+    /// ``LenientJSONDecoder/Options/defersValueValidation``) is left out of the bag, which could
+    /// not write it back as it came, and reported as dropped.
+    /// A value deeper in a member that a nested key steps through has no key of its own here:
+    /// `key` is then `nil`, and the report names it by its place in the JSON.
+    private func keepsValidText(ofMember key: String?, at valueIndex: Int) -> Bool {
+        guard !decoder.tree.nodes.invalidNodes.isEmpty else { return true }
+        let path = key.map { codingPathNode.appending(AnyCodingKey($0)) } ?? codingPathNode
+        do {
+            try decoder.checkValidText(at: valueIndex, path: path)
+            return true
+        } catch {
+            let what = key.map { "member \($0.debugDescription)" } ?? "a value"
+            decoder.record(
+                .droppedElement, path: path, found: valueIndex,
+                "Dropped \(what) from the unknown keys kept: \(TreeDecoder.reason(error)).")
+            return false
+        }
     }
 
     /// What the mapped properties but `ownName` read in this object.
@@ -360,6 +382,7 @@ extension TreeDecoder.KeyedContainer {
         let end = tree.next(after: index)
         func rest(of child: Int) -> JSONValue? {
             if reads.ends.contains(child) { return nil }
+            if !reads.steps.contains(child) && !keepsValidText(ofMember: nil, at: child) { return nil }
             return reads.steps.contains(child) ? unread(in: child, reads: reads) : decoder.sharedJSONValue(at: child)
         }
         if tree[index].kind == .object {

@@ -269,7 +269,7 @@ extension TreeDecoder {
         case .decimal: return reinterpret(try unwrapDecimal(at: index, path: path), as: T.self)
         default:
             if readKeys != nil { markSubtreeRead(index) }
-            return reinterpret(decodedJSONValue(at: index, path: path), as: T.self)
+            return reinterpret(try decodedJSONValue(at: index, path: path), as: T.self)
         }
     }
 
@@ -528,6 +528,7 @@ extension TreeDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         let node = tree[index]
+        if node.kind == .invalid { return invalidText(at: index, path: path) }
         // Foundation reports null as a missing value for every type but Bool, whose unwrapping
         // checks only for `true` and `false`.
         if node.kind == .null && type != Bool.self {
@@ -542,6 +543,18 @@ extension TreeDecoder {
             .init(
                 codingPath: errorPath(path),
                 debugDescription: "Expected to decode \(type) but found \(TreeDecoder.describe(node.kind)) instead."))
+    }
+
+    /// The error of reading an ``JSONNode/Kind/invalid`` node, whatever the type asked for:
+    /// Foundation's "not valid JSON", with the parse error the node stands for, its line and
+    /// column, and the coding path.
+    @inline(never)
+    func invalidText(at index: Int, path: CodingPathNode) -> DecodingError {
+        let error = tree.deferredError(at: index)
+        return DecodingError.dataCorrupted(
+            .init(
+                codingPath: errorPath(path), debugDescription: "The given data was not valid JSON. \(error.message)",
+                underlyingError: error))
     }
 
     @inline(never)
@@ -559,6 +572,7 @@ extension TreeDecoder {
         case .true, .false: "bool"
         case .number: "number"
         case .string: "a string"
+        case .invalid: "text that is not valid JSON"
         case .array: "an array"
         case .object: "a dictionary"
         }

@@ -534,7 +534,8 @@ final class TreeDecoder: Decoder {
             do {
                 let options = JSONParser.Options(
                     allowsJSON5: settings.allowsJSON5, allowsTrailingCommas: settings.options.allowsTrailingCommas,
-                    assumesTopLevelDictionary: settings.assumesTopLevelDictionary)
+                    assumesTopLevelDictionary: settings.assumesTopLevelDictionary,
+                    defersValueErrors: settings.options.defersValueValidation && !settings.allowsJSON5)
                 tree = try JSONParser.parse(utf8, options: options)
             } catch let error as JSONParseError {
                 throw invalidJSON(error)

@@ -10,13 +10,20 @@ extension JSONParser {
 
     @inline(never)
     func makeError(_ code: JSONParseError.Code, at offset: Int, _ message: String) -> JSONParseError {
-        let (line, column) = JSONParser.lineAndColumn(of: offset, in: input)
+        // An error the parser keeps for later is caught at once: no position (see ``isDeferringErrors``).
+        guard !isDeferringErrors else {
+            return JSONParseError(code: code, line: 0, column: 0, byteOffset: offset, message: message)
+        }
+        let (line, column) =
+            lineIndex?.lineAndColumn(of: offset, in: input) ?? JSONParser.lineAndColumn(of: offset, in: input)
         return JSONParseError(code: code, line: line, column: column, byteOffset: offset, message: message)
     }
 
     /// " around line 3, column 12", for the end of a message.
     func positionSuffix(_ offset: Int) -> String {
-        let (line, column) = JSONParser.lineAndColumn(of: offset, in: input)
+        guard !isDeferringErrors else { return "" }
+        let (line, column) =
+            lineIndex?.lineAndColumn(of: offset, in: input) ?? JSONParser.lineAndColumn(of: offset, in: input)
         return " around line \(line), column \(column)"
     }
 
@@ -95,24 +102,73 @@ extension JSONParser {
     ///
     /// Computed only when an error is thrown, so that parsing never tracks lines.
     static func lineAndColumn(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        let position = TextPosition().advanced(to: offset, in: input)
+        return (position.line, position.column)
+    }
+
+    /// A place in the input as ``lineAndColumn(of:in:)`` counts it.
+    struct TextPosition {
+        var index = 0
         var line = 1
         var column = 1
-        var index = 0
-        let end = min(offset, input.count)
-        while index < end {
-            let byte = input[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte == UInt8(ascii: "\r") {
-                if index + 1 < end && input[index + 1] == UInt8(ascii: "\n") { index += 1 }
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+
+        /// This position moved on to `offset` (or the end of the input). A CR LF pair is one
+        /// line break, taken whole even where `offset` falls between its bytes, so that moving
+        /// on from any position this returned gives what moving on from the start gives.
+        func advanced(to offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextPosition {
+            var position = self
+            let end = min(offset, input.count)
+            while position.index < end {
+                let byte = input[position.index]
+                if byte == UInt8(ascii: "\n") {
+                    position.line += 1
+                    position.column = 1
+                } else if byte == UInt8(ascii: "\r") {
+                    if position.index + 1 < input.count && input[position.index + 1] == UInt8(ascii: "\n") {
+                        position.index += 1
+                    }
+                    position.line += 1
+                    position.column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    position.column += 1
+                }
+                position.index += 1
             }
-            index += 1
+            return position
         }
-        return (line, column)
+    }
+}
+
+/// The line and column of many byte offsets in one input, for the errors of the values a
+/// ``JSONParser/Options/defersValueErrors`` parse kept for later: a position is recorded every
+/// 4 KiB in one pass, on the first error, so that each error counts at most 4 KiB of text,
+/// and a document with an invalid value in every element costs time linear in its size.
+/// It holds positions only, no pointer: each lookup is handed the input.
+final class LineIndex {
+    private static let stride = 4096
+    /// The positions at the first index on or after each multiple of ``stride``, in order.
+    private let checkpoints: [JSONParser.TextPosition]
+
+    init(input: UnsafeBufferPointer<UInt8>) {
+        var checkpoints = [JSONParser.TextPosition()]
+        var boundary = LineIndex.stride
+        while boundary < input.count {
+            checkpoints.append(checkpoints[checkpoints.count - 1].advanced(to: boundary, in: input))
+            boundary = max(boundary + LineIndex.stride, checkpoints[checkpoints.count - 1].index + 1)
+        }
+        self.checkpoints = checkpoints
+    }
+
+    /// The line and column of `offset` in `input`, the bytes (or a copy of the bytes) the index was built from.
+    func lineAndColumn(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        // The last checkpoint at or before the offset.
+        var low = 0
+        var high = checkpoints.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if checkpoints[middle].index <= offset { low = middle } else { high = middle - 1 }
+        }
+        let position = checkpoints[low].advanced(to: offset, in: input)
+        return (position.line, position.column)
     }
 }

@@ -5,6 +5,18 @@ extension JSONParser {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    /// Whether Foundation's scanner reads a byte as part of a number: a digit, a sign, a point
+    /// or an exponent mark.
+    static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default:
+            false
+        }
+    }
+
     /// The index past the run of ASCII digits at `start`: eight bytes at a time while eight are
     /// left in the input (``NumberConversion/nonDigitBytes(_:)``), then one by one. Every word read
     /// lies inside the input, which the caller of ``JSONParser/parse(_:options:)`` keeps alive
@@ -32,21 +44,23 @@ extension JSONParser {
         var index = position
         var flags = JSONNode.isInteger
         if input[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < count else { throw invalidNumber(from: start, to: index) }
+        guard index < count else { return try invalidNumberFound(from: start, to: index) }
         if input[index] == UInt8(ascii: "0") {
             index += 1
-            if index < count && JSONParser.isDigit(input[index]) { throw invalidNumber(from: start, to: index + 1) }
+            if index < count && JSONParser.isDigit(input[index]) {
+                return try invalidNumberFound(from: start, to: index + 1)
+            }
         } else if JSONParser.isDigit(input[index]) {
             index += 1
             index = skipDigits(from: index)
         } else {
-            throw invalidNumber(from: start, to: index + 1)
+            return try invalidNumberFound(from: start, to: index + 1)
         }
         if index < count && input[index] == UInt8(ascii: ".") {
             flags = 0
             index += 1
             guard index < count && JSONParser.isDigit(input[index]) else {
-                throw invalidNumber(from: start, to: index + 1)
+                return try invalidNumberFound(from: start, to: index + 1)
             }
             index = skipDigits(from: index)
         }
@@ -55,7 +69,7 @@ extension JSONParser {
             index += 1
             if index < count && (input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-")) { index += 1 }
             guard index < count && JSONParser.isDigit(input[index]) else {
-                throw invalidNumber(from: start, to: index + 1)
+                return try invalidNumberFound(from: start, to: index + 1)
             }
             index = skipDigits(from: index)
         }
@@ -122,6 +136,20 @@ extension JSONParser {
             index = skipDigits(from: index)
         }
         appendNumber(from: start, to: index, flags: flags)
+    }
+
+    /// A number that is not valid JSON, `start..<end` the text read so far: thrown, or with
+    /// ``Options/defersValueErrors`` crossed as Foundation's scanner crosses a number (every
+    /// digit, sign, point and exponent mark that follows) and kept as an ``JSONNode/Kind/invalid``
+    /// node, so that only a read of it fails.
+    @inline(never)
+    mutating func invalidNumberFound(from start: Int, to end: Int) throws {
+        guard options.defersValueErrors else { throw invalidNumber(from: start, to: end) }
+        var index = start
+        while index < count && JSONParser.isNumberByte(input[index]) { index += 1 }
+        nodes.recordInvalidNode(at: nodes.count)
+        appendScalar(.invalid, offset: start, length: index - start)
+        position = index
     }
 
     @inline(__always)

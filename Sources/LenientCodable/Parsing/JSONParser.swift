@@ -16,6 +16,10 @@ struct JSONParser {
         var allowsJSON5 = false
         var allowsTrailingCommas = false
         var assumesTopLevelDictionary = false
+        /// Whether a string value (not a key) or number whose text is not valid JSON is kept as
+        /// an ``JSONNode/Kind/invalid`` node instead of failing the document, as Foundation's
+        /// `JSONDecoder` validates a value only when it is read. Not with JSON5.
+        var defersValueErrors = false
         /// How many levels of arrays and objects the document may nest: 512, as in Foundation,
         /// less the levels that enclose it when it is the text of a value inside another document.
         var maximumDepth = JSONParser.maximumDepth
@@ -36,8 +40,14 @@ struct JSONParser {
     var depth = 0
     /// Whether node 0 is JSON5's brace-less top-level object.
     var hasImplicitTopLevelObject = false
+    /// Whether the value being scanned keeps its error for later (``Options/defersValueErrors``):
+    /// an error built then is caught at once, so it skips the line and column, which cost a
+    /// scan of the input up to it.
+    var isDeferringErrors = false
+    /// Where errors look up their line and column when many are built for one input (see ``LineIndex``).
+    var lineIndex: LineIndex?
 
-    private init(input: UnsafeBufferPointer<UInt8>, options: Options) {
+    private init(input: UnsafeBufferPointer<UInt8>, options: Options, capacity: Int? = nil) {
         self.input = input
         self.count = input.count
         self.options = options
@@ -45,7 +55,33 @@ struct JSONParser {
         // one per 5 bytes, so that it never grows, which would cost a copy as large as its tree;
         // a large one starts near the low end, so that its tree is not twice the size it needs.
         let estimate = input.count < 64 * 1024 ? input.count / 5 : input.count / 12
-        self.nodes = NodeStorage(capacity: estimate, input: input)
+        self.nodes = NodeStorage(capacity: capacity ?? estimate, input: input)
+    }
+
+    /// The error that an ``JSONNode/Kind/invalid`` node of a tree parsed from `input`, whose
+    /// text is `length` bytes, stands for: what parsing its text without deferring errors
+    /// reports, with its line and column.
+    static func deferredError(
+        of node: JSONNode, length: Int, in input: UnsafeBufferPointer<UInt8>, lines: LineIndex
+    ) -> JSONParseError {
+        var parser = JSONParser(input: input, options: Options(), capacity: 1)
+        parser.lineIndex = lines
+        if node.has(JSONNode.wasString) {
+            parser.position = node.offset - 1
+            do {
+                try parser.parseString(quote: UInt8(ascii: "\""), isKey: false)
+            } catch let error as JSONParseError {
+                return error
+            } catch {
+                // The parser throws nothing else.
+            }
+        }
+        // A number's message quotes all of its text, not what the grammar read before failing.
+        let text = String(decoding: input[node.offset..<node.offset + length], as: UTF8.self)
+        let what = node.has(JSONNode.wasString) ? "string" : "number"
+        return parser.makeError(
+            node.has(JSONNode.wasString) ? .unexpectedCharacter : .invalidNumber, at: node.offset,
+            "Invalid \(what) '\(text)'\(parser.positionSuffix(node.offset)).")
     }
 
     static func parse(_ input: UnsafeBufferPointer<UInt8>, options: Options) throws -> JSONTree {
@@ -85,6 +121,7 @@ struct JSONParser {
             try parseValueTree()
         }
         try skipWhitespace()
+        if !atEnd && absorbsInvalidNumberTail() { try skipWhitespace() }
         if !atEnd {
             throw unexpectedCharacter(context: "after the top-level value", code: .trailingContent)
         }
@@ -137,7 +174,7 @@ struct JSONParser {
                     continue parseValue
                 }
             case UInt8(ascii: "\""):
-                try parseString(quote: UInt8(ascii: "\""))
+                try parseString(quote: UInt8(ascii: "\""), isKey: false)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if options.allowsJSON5 { try parseNumberJSON5() } else { try parseNumber() }
             case UInt8(ascii: "t"):
@@ -186,6 +223,8 @@ struct JSONParser {
                 } else if separator == closing && !isImplicit {
                     position += 1
                     closeContainer()
+                    continue afterValue
+                } else if absorbsInvalidNumberTail() {
                     continue afterValue
                 } else {
                     throw unexpectedCharacter()
@@ -244,7 +283,7 @@ struct JSONParser {
         guard !atEnd else { throw unexpectedEnd() }
         let current = byte(at: position)
         if current == UInt8(ascii: "\"") {
-            try parseString(quote: UInt8(ascii: "\""))
+            try parseString(quote: UInt8(ascii: "\""), isKey: true)
         } else if current == UInt8(ascii: "'") && options.allowsJSON5 {
             try parseSingleQuotedString()
         } else if options.allowsJSON5 && JSONParser.isIdentifierStart(current) {
@@ -267,7 +306,7 @@ struct JSONParser {
     /// Parses JSON5's single-quoted string at the current position.
     @inline(never)
     private mutating func parseSingleQuotedString() throws {
-        try parseStringSlowPath(quote: UInt8(ascii: "'"), start: position + 1, from: position + 1)
+        try parseStringSlowPath(quote: UInt8(ascii: "'"), start: position + 1, from: position + 1, isKey: false)
     }
 
     private mutating func parseLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws {
@@ -390,7 +429,7 @@ struct JSONParser {
     /// to the closing quote. Anything else (an escape, non-ASCII text, a control character, the
     /// last bytes of the input) goes on out of line.
     @inline(__always)
-    private mutating func parseString(quote: UInt8) throws {
+    private mutating func parseString(quote: UInt8, isKey: Bool) throws {
         let start = position &+ 1
         let index = JSONParser.skipPlainASCII(in: input, from: start, quote: quote)
         if _fastPath(index < count && input[index] == quote && quote == UInt8(ascii: "\"")) {
@@ -398,12 +437,93 @@ struct JSONParser {
             position = index &+ 1
             return
         }
-        try parseStringSlowPath(quote: quote, start: start, from: index)
+        try parseStringSlowPath(quote: quote, start: start, from: index, isKey: isKey)
     }
 
-    /// The rest of ``parseString(quote:)``, from `index`, the first byte its scan did not cross.
+    /// The rest of ``parseString(quote:isKey:)``, from `index`, the first byte its scan did not
+    /// cross. A value's invalid text is kept for later when ``Options/defersValueErrors`` says so.
     @inline(never)
-    private mutating func parseStringSlowPath(quote: UInt8, start: Int, from scanned: Int) throws {
+    private mutating func parseStringSlowPath(quote: UInt8, start: Int, from scanned: Int, isKey: Bool) throws {
+        guard options.defersValueErrors && !isKey && quote == UInt8(ascii: "\"") else {
+            return try scanStringRest(quote: quote, start: start, from: scanned)
+        }
+        isDeferringErrors = true
+        do {
+            try scanStringRest(quote: quote, start: start, from: scanned)
+            isDeferringErrors = false
+        } catch {
+            isDeferringErrors = false
+            try skipInvalidString(start: start)
+        }
+    }
+
+    /// Crosses a string whose text is not valid JSON as Foundation's scanner does: up to the
+    /// first quote that no backslash escapes, a backslash and the byte after it taken as a pair,
+    /// and keeps it as an ``JSONNode/Kind/invalid`` node. A string that never ends still fails.
+    @inline(never)
+    private mutating func skipInvalidString(start: Int) throws {
+        var index = start
+        while index < count {
+            let current = input[index]
+            if current == UInt8(ascii: "\"") {
+                nodes.recordInvalidNode(at: nodes.count)
+                appendScalar(.invalid, flags: JSONNode.wasString, offset: start, length: index - start)
+                position = index + 1
+                return
+            }
+            guard current == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            // Foundation's scanner takes `\u` and the four bytes after it, which must be there
+            // and hold no quote; any other escape is a pair.
+            guard index + 1 < count else { break }
+            guard input[index + 1] == UInt8(ascii: "u") else {
+                index += 2
+                continue
+            }
+            guard index + 6 <= count else { break }
+            if input[(index + 2)..<(index + 6)].contains(UInt8(ascii: "\"")) {
+                throw invalidUnicodeEscape(at: index, "Invalid unicode escape")
+            }
+            index += 6
+        }
+        throw unterminatedString()
+    }
+
+    /// Whether the value just parsed is a number whose text goes on with what Foundation's
+    /// scanner reads as more of it (`1.5.`, `1-2`, `1e5e5`): with ``Options/defersValueErrors``,
+    /// its node becomes ``JSONNode/Kind/invalid`` over the whole run, which the position moves
+    /// past. Only asked where the byte after a value is not one that may follow it.
+    @inline(never)
+    private mutating func absorbsInvalidNumberTail() -> Bool {
+        guard options.defersValueErrors, nodes.count > 0 else { return false }
+        let last = nodes.count - 1
+        let node = nodes[last]
+        guard node.kind == .number, !node.has(JSONNode.json5) else { return false }
+        let start = node.offset
+        // The number must end right here: no white space between it and this byte.
+        let written = node.shortLength < JSONNode.saturated ? node.shortLength : nodes.longTextLength(at: start)
+        guard start + written == position else { return false }
+        var index = position
+        while index < count, JSONParser.isNumberByte(input[index]) { index += 1 }
+        guard index > position else { return false }
+        let length = index - start
+        if length < JSONNode.saturated {
+            nodes[last] = JSONNode(scalar: .invalid, flags: 0, depth: node.depth, shortLength: length, offset: start)
+        } else {
+            nodes[last] = JSONNode(
+                scalar: .invalid, flags: 0, depth: node.depth, shortLength: JSONNode.saturated, offset: start)
+            nodes.recordLongText(at: start, length: length)
+        }
+        nodes.recordInvalidNode(at: last)
+        position = index
+        return true
+    }
+
+    /// Scans the rest of a string, validating it, and appends its node.
+    @inline(__always)
+    private mutating func scanStringRest(quote: UInt8, start: Int, from scanned: Int) throws {
         var index = scanned
         var flags: UInt8 = quote == UInt8(ascii: "'") ? JSONNode.json5 : 0
         while true {

@@ -13,9 +13,9 @@
 
  Each node is 8 bytes, two 32-bit words:
 
-     header    bits 0–2    kind: null, true, false, number, string, array, object
+     header    bits 0–2    kind: null, true, false, number, string, invalid, array, object
                bits 3–5    flags: string: hasEscapes, json5 (single-quoted or unquoted);
-                           number: isInteger, json5
+                           number: isInteger, json5; invalid: wasString
                bits 6–15   depth: how many containers enclose the value (0 for the top level;
                            at most 512, the nesting limit)
                bits 16–31  scalars: the byte length of the text; containers: the number of
@@ -52,13 +52,21 @@
 /// One value of the parsed tree. See the format description at the top of this file.
 struct JSONNode {
     enum Kind: UInt8 {
-        case null, `true`, `false`, number, string, array, object
+        case null, `true`, `false`, number, string
+        /// A string or number whose text is not valid JSON (an invalid escape, UTF-8 or control
+        /// character; `012`, `1.`, `-`), kept by a parser that defers those errors to the read
+        /// of the value, as Foundation does (``JSONParser/Options/defersValueErrors``). Reading
+        /// it fails with the parse error; a model that leaves it unread never sees it.
+        case invalid
+        case array, object
     }
 
     /// String: the text holds a backslash escape and must be unescaped.
     static let hasEscapes: UInt8 = 1
     /// Number: the text has no fraction and no exponent (`-12`, not `1.0` or `1e2`).
     static let isInteger: UInt8 = 2
+    /// Invalid: the text was a string's (between quotes), not a number's.
+    static let wasString: UInt8 = 1
     /// String or number written in a JSON5-only form: a single-quoted or unquoted string
     /// (whose escapes follow JSON5's rules), or a hexadecimal, signed, dotted or named number.
     static let json5: UInt8 = 4
@@ -93,7 +101,7 @@ struct JSONNode {
     @inline(__always)
     var kind: Kind {
         // The low three bits are only ever written from a `Kind`'s raw value (the initializers
-        // above), so they always hold one of its seven cases.
+        // above), and each of their eight values is one of its cases.
         unsafeBitCast(UInt8(truncatingIfNeeded: header) & 7, to: Kind.self)
     }
 
@@ -194,6 +202,18 @@ extension JSONTree {
             return String(decoding: raw, as: UTF8.self)
         }
         return JSONUnescaper.unescape(raw, json5: isJSON5)
+    }
+
+    /// The text of an ``JSONNode/Kind/invalid`` node as written, for messages: escapes as they
+    /// are, invalid UTF-8 as U+FFFD.
+    func invalidText(at index: Int) -> String {
+        String(decoding: bytes(of: nodes[index]), as: UTF8.self)
+    }
+
+    /// The parse error an ``JSONNode/Kind/invalid`` node stands for, with its line and column.
+    func deferredError(at index: Int) -> JSONParseError {
+        JSONParser.deferredError(
+            of: nodes[index], length: textLength(of: nodes[index]), in: input, lines: nodes.lineIndex)
     }
 
     /// The text of a number node, as written.
@@ -358,6 +378,9 @@ extension JSONTree {
         case .false: return .bool(false)
         case .number: return .number(jsonNumberText(at: index))
         case .string: return .string(string(at: index))
+        // Only for messages and reports: the paths that hand a value to a model check for
+        // invalid text first (``TreeDecoder/checkValidText(at:path:)``).
+        case .invalid: return .string(invalidText(at: index))
         case .array, .object: preconditionFailure("scalarValue(at:) of a container")
         }
     }

@@ -34,6 +34,9 @@ final class NodeStorage {
     private var longTextLengths: [Int: Int] = [:]
     /// The element counts of containers too large for their node, by the container's index.
     private var largeCounts: [Int: Int] = [:]
+    /// The indices of the ``JSONNode/Kind/invalid`` nodes, in ascending order. Written while
+    /// parsing only, like the nodes.
+    private(set) var invalidNodes: [Int] = []
 
     /// A storage for the nodes of a document whose bytes are borrowed from `input`.
     init(capacity: Int, input: UnsafeBufferPointer<UInt8>) {
@@ -106,6 +109,33 @@ final class NodeStorage {
     @inline(__always)
     func countElement(at index: Int) {
         base[index].countElement()
+    }
+
+    /// The line index of the input, built on the first error of an ``JSONNode/Kind/invalid``
+    /// node; positions only, valid for the input and for the copy ``keepInput()`` makes of it.
+    var lineIndex: LineIndex {
+        if let built = builtLineIndex { return built }
+        let index = LineIndex(input: input)
+        builtLineIndex = index
+        return index
+    }
+    private var builtLineIndex: LineIndex?
+
+    /// Records that the node at `index` is ``JSONNode/Kind/invalid``; indices come in ascending order.
+    func recordInvalidNode(at index: Int) {
+        invalidNodes.append(index)
+    }
+
+    /// The first ``JSONNode/Kind/invalid`` node in `range`, found by binary search: a check of a
+    /// value costs no walk through it, however many nested values are checked.
+    func firstInvalidNode(in range: Range<Int>) -> Int? {
+        var low = 0
+        var high = invalidNodes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if invalidNodes[middle] < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        return low < invalidNodes.count && invalidNodes[low] < range.upperBound ? invalidNodes[low] : nil
     }
 
     /// Records the length of a text that its node cannot hold.

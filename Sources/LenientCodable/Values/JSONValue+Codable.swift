@@ -17,7 +17,7 @@ extension JSONValue: Codable {
     /// - Throws: `DecodingError.dataCorrupted` when the decoder holds no JSON-like value.
     public init(from decoder: any Decoder) throws {
         if let treeDecoder = decoder as? TreeDecoder {
-            self = treeDecoder.decodedJSONValue(at: treeDecoder.nodeIndex, path: treeDecoder.codingPathNode)
+            self = try treeDecoder.decodedJSONValue(at: treeDecoder.nodeIndex, path: treeDecoder.codingPathNode)
             return
         }
         if let container = try? decoder.singleValueContainer() {
