@@ -565,7 +565,8 @@ extension TreeDecoder {
             // One nesting budget for the whole decode: the text's levels count from the string's.
             let options = JSONParser.Options(
                 allowsTrailingCommas: settings.options.allowsTrailingCommas,
-                defersValueErrors: settings.options.defersValueValidation, maximumDepth: remainingDepth(at: index))
+                defersValueErrors: settings.options.defersValueValidation && !settings.allowsJSON5,
+                maximumDepth: remainingDepth(at: index))
             let innerTree: JSONTree
             do {
                 innerTree = try JSONParser.parse(UnsafeBufferPointer(buffer), options: options)

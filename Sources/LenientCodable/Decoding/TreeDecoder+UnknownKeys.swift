@@ -289,9 +289,11 @@ extension TreeDecoder.KeyedContainer {
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
                 !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
                 !siblingReads.contains(where: { $0(keyIndex) }),
-                reads.steps.contains(valueIndex) || keepsValidText(ofMember: key, at: valueIndex),
+                reads.steps.contains(valueIndex)
+                    || keepsValidText(valueIndex, node: keyIndex, path: codingPathNode.appending(AnyCodingKey(key))),
                 let value = reads.steps.contains(valueIndex)
-                    ? unread(in: valueIndex, reads: reads) : decoder.sharedJSONValue(at: valueIndex)
+                    ? unread(in: valueIndex, reads: reads, path: codingPathNode.appending(AnyCodingKey(key)))
+                    : decoder.sharedJSONValue(at: valueIndex)
             {
                 members.append((key: key, value: value))
                 // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
@@ -304,23 +306,22 @@ extension TreeDecoder.KeyedContainer {
         return UnknownKeys(JSONObject(uniqueMembers: members))
     }
 
-    /// Whether a member's value holds only valid JSON text, so that a bag may keep it; one that
-    /// holds a string or number that is not (see
-    /// ``LenientJSONDecoder/Options/defersValueValidation``) is left out of the bag, which could
-    /// not write it back as it came, and reported as dropped.
-    /// A value deeper in a member that a nested key steps through has no key of its own here:
-    /// `key` is then `nil`, and the report names it by its place in the JSON.
-    private func keepsValidText(ofMember key: String?, at valueIndex: Int) -> Bool {
+    /// Whether a value holds only valid JSON text, so that a bag may keep it; one that holds a
+    /// string or number that is not (see ``LenientJSONDecoder/Options/defersValueValidation``)
+    /// is left out of the bag, which could not write it back as it came, and reported as
+    /// dropped, once: it then counts as read, so that ``LenientJSONDecoder/Options/reportsUnknownKeys``
+    /// does not report it again. `node` is the member's key node, or the array element itself.
+    private func keepsValidText(_ valueIndex: Int, node: Int, path: CodingPathNode) -> Bool {
         guard !decoder.tree.nodes.invalidNodes.isEmpty else { return true }
-        let path = key.map { codingPathNode.appending(AnyCodingKey($0)) } ?? codingPathNode
         do {
             try decoder.checkValidText(at: valueIndex, path: path)
             return true
         } catch {
-            let what = key.map { "member \($0.debugDescription)" } ?? "a value"
             decoder.record(
                 .droppedElement, path: path, found: valueIndex,
-                "Dropped \(what) from the unknown keys kept: \(TreeDecoder.reason(error)).")
+                "Dropped from the unknown keys kept: \(TreeDecoder.reason(error)).")
+            decoder.readKeys?.insert(node)
+            if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(node) }
             return false
         }
     }
@@ -377,13 +378,15 @@ extension TreeDecoder.KeyedContainer {
     /// What no mapped property reads of an object or array that a nested key steps through, or
     /// `nil` when they read all of it. Recurses only along nested keys, so no deeper than the
     /// longest of the mapping.
-    private func unread(in index: Int, reads: MappedReads) -> JSONValue? {
+    private func unread(in index: Int, reads: MappedReads, path: CodingPathNode) -> JSONValue? {
         let tree = decoder.tree
         let end = tree.next(after: index)
-        func rest(of child: Int) -> JSONValue? {
+        func rest(of child: Int, node: Int, path: CodingPathNode) -> JSONValue? {
             if reads.ends.contains(child) { return nil }
-            if !reads.steps.contains(child) && !keepsValidText(ofMember: nil, at: child) { return nil }
-            return reads.steps.contains(child) ? unread(in: child, reads: reads) : decoder.sharedJSONValue(at: child)
+            if reads.steps.contains(child) { return unread(in: child, reads: reads, path: path) }
+            // Not `condition ? value : nil`: `JSONValue` is `ExpressibleByNilLiteral`, so that `nil` would be `.null`.
+            guard keepsValidText(child, node: node, path: path) else { return nil }
+            return decoder.sharedJSONValue(at: child)
         }
         if tree[index].kind == .object {
             var members: [(key: String, value: JSONValue)] = []
@@ -391,7 +394,9 @@ extension TreeDecoder.KeyedContainer {
             var keyIndex = index + 1
             while keyIndex < end {
                 let key = tree.string(at: keyIndex)
-                if seen.insert(key).inserted, let value = rest(of: keyIndex + 1) {
+                if seen.insert(key).inserted,
+                    let value = rest(of: keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)))
+                {
                     members.append((key: key, value: value))
                 }
                 keyIndex = tree.next(after: keyIndex + 1)
@@ -415,7 +420,10 @@ extension TreeDecoder.KeyedContainer {
         element = index + 1
         while element < end {
             let isPadding = elements.count < lastRead && tree[element].kind == .null
-            if !isPadding, let value = rest(of: element) {
+            if !isPadding,
+                let value = rest(
+                    of: element, node: element, path: path.appending(AnyCodingKey(intValue: elements.count)))
+            {
                 elements.append(value)
                 keptCount = elements.count
             } else {

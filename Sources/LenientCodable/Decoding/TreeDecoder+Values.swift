@@ -528,7 +528,7 @@ extension TreeDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, at index: Int, path: CodingPathNode) -> DecodingError {
         let node = tree[index]
-        if node.kind == .invalid { return invalidText(at: index, path: path) }
+        if node.kind == .invalid { return invalidText(at: index, path: path, reading: type) }
         // Foundation reports null as a missing value for every type but Bool, whose unwrapping
         // checks only for `true` and `false`.
         if node.kind == .null && type != Bool.self {
@@ -545,16 +545,34 @@ extension TreeDecoder {
                 debugDescription: "Expected to decode \(type) but found \(TreeDecoder.describe(node.kind)) instead."))
     }
 
-    /// The error of reading an ``JSONNode/Kind/invalid`` node, whatever the type asked for:
-    /// Foundation's "not valid JSON", with the parse error the node stands for, its line and
-    /// column, and the coding path.
+    /// The error of reading an ``JSONNode/Kind/invalid`` node, as Foundation's: read as its own
+    /// kind (a string as `String`, a number as a number type) or whole (`type` `nil`: a
+    /// `JSONValue`, a hook's input), "not valid JSON", with the parse error the node stands for,
+    /// its line and column, and the coding path; read as another type, the type mismatch
+    /// Foundation names by the token's kind, with the parse error as its underlying error.
     @inline(never)
-    func invalidText(at index: Int, path: CodingPathNode) -> DecodingError {
+    func invalidText(at index: Int, path: CodingPathNode, reading type: Any.Type? = nil) -> DecodingError {
         let error = tree.deferredError(at: index)
+        let isString = tree[index].has(JSONNode.wasString)
+        if let type, isString ? type != String.self : !TreeDecoder.isNumeric(type) {
+            return DecodingError.typeMismatch(
+                type,
+                .init(
+                    codingPath: errorPath(path),
+                    debugDescription:
+                        "Expected to decode \(type) but found \(isString ? "a string" : "number") instead; its text is not valid JSON: \(error.message)",
+                    underlyingError: error))
+        }
         return DecodingError.dataCorrupted(
             .init(
                 codingPath: errorPath(path), debugDescription: "The given data was not valid JSON. \(error.message)",
                 underlyingError: error))
+    }
+
+    /// Whether Foundation reads the type from a number token: the integers, the floating-point
+    /// types and `Decimal`. Asked only of a value whose text is not valid JSON.
+    static func isNumeric(_ type: Any.Type) -> Bool {
+        type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Decimal.self
     }
 
     @inline(never)

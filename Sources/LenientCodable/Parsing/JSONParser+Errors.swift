@@ -141,13 +141,15 @@ extension JSONParser {
 
 /// The line and column of many byte offsets in one input, for the errors of the values a
 /// ``JSONParser/Options/defersValueErrors`` parse kept for later: a position is recorded every
-/// 4 KiB in one pass, on the first error, so that each error counts at most 4 KiB of text,
+/// KiB in one pass, on the first error, so that each error counts at most 1 KiB of text,
 /// and a document with an invalid value in every element costs time linear in its size.
 /// It holds positions only, no pointer: each lookup is handed the input.
 final class LineIndex {
-    private static let stride = 4096
+    private static let stride = 1024
     /// The positions at the first index on or after each multiple of ``stride``, in order.
     private let checkpoints: [JSONParser.TextPosition]
+    /// The last lookup: an error's message and its fields ask for the same offset.
+    private var last: (offset: Int, line: Int, column: Int)?
 
     init(input: UnsafeBufferPointer<UInt8>) {
         var checkpoints = [JSONParser.TextPosition()]
@@ -161,6 +163,7 @@ final class LineIndex {
 
     /// The line and column of `offset` in `input`, the bytes (or a copy of the bytes) the index was built from.
     func lineAndColumn(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        if let last, last.offset == offset { return (last.line, last.column) }
         // The last checkpoint at or before the offset.
         var low = 0
         var high = checkpoints.count - 1
@@ -169,6 +172,7 @@ final class LineIndex {
             if checkpoints[middle].index <= offset { low = middle } else { high = middle - 1 }
         }
         let position = checkpoints[low].advanced(to: offset, in: input)
+        last = (offset, position.line, position.column)
         return (position.line, position.column)
     }
 }

@@ -225,6 +225,8 @@ struct JSONParser {
                     closeContainer()
                     continue afterValue
                 } else if absorbsInvalidNumberTail() {
+                    // The same value, now whole: look at what follows it, counting it once.
+                    nodes.uncountElement(at: container)
                     continue afterValue
                 } else {
                     throw unexpectedCharacter()

@@ -136,6 +136,11 @@ struct JSONNode {
     mutating func countElement() {
         if header < UInt32(JSONNode.saturated) << 16 { header &+= 1 << 16 }
     }
+
+    /// Takes back one ``countElement()``, unless the count is ``saturated`` (then recounted).
+    mutating func uncountElement() {
+        if header < UInt32(JSONNode.saturated) << 16 && header >= 1 << 16 { header &-= 1 << 16 }
+    }
 }
 
 /// A parsed document: the input bytes and the nodes that index them.

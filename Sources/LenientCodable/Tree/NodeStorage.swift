@@ -138,6 +138,13 @@ final class NodeStorage {
         return low < invalidNodes.count && invalidNodes[low] < range.upperBound ? invalidNodes[low] : nil
     }
 
+    /// Takes back one ``countElement(at:)`` of the container at `index`. A count that reached
+    /// ``JSONNode/saturated`` stays there: the container's count is then taken from its children
+    /// when it closes (``recordLargeCount(at:)``).
+    func uncountElement(at index: Int) {
+        base[index].uncountElement()
+    }
+
     /// Records the length of a text that its node cannot hold.
     @inline(never)
     func recordLongText(at offset: Int, length: Int) {

@@ -279,6 +279,113 @@ import Testing
         }
     }
 
+    /// A number that goes on past its valid start (`1-2`, `1.5.`) is one element, counted once:
+    /// containers, lossy arrays and paths see the elements Foundation sees, and nothing past them.
+    @Test(arguments: ["1-2", "1.5.", "1e5e5", "9-", "0.0.", "1+"])
+    func aNumberThatGoesOnIsOneElement(_ number: String) throws {
+        struct Counted: Decodable {
+            var count: Int?
+            var elements: [String] = []
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                count = container.count
+                while !container.isAtEnd {
+                    if let element = try? container.decode(String.self) {
+                        elements.append(element)
+                    } else {
+                        // A failed decode leaves the index where it was: step over the element.
+                        _ = try container.decode(Nothing.self)
+                        elements.append("?")
+                    }
+                }
+            }
+        }
+        let array = Data("[\(number), \"b\"]".utf8)
+        let counted = try LenientJSONDecoder().decode(Counted.self, from: array)
+        let foundation = try JSONDecoder().decode(Counted.self, from: array)
+        #expect(counted.count == 2 && foundation.count == 2)
+        #expect(counted.elements == foundation.elements)
+        #expect(counted.elements == ["?", "b"])
+
+        struct Ids: Decodable {
+            @LossyArray var ids: [String]
+            var next: String?
+        }
+        let document = Data(#"{"ids": ["a", \#(number)], "next": "n", "z": 1}"#.utf8)
+        let (ids, report) = try LenientJSONDecoder().decodeWithReport(Ids.self, from: document)
+        #expect(ids.ids == ["a"])
+        #expect(ids.next == "n")
+        #expect(report.issues.map(\.path) == ["ids[1]"])
+        let many = "[" + Array(repeating: number, count: 1000).joined(separator: ",") + "]"
+        #expect(try LenientJSONDecoder().decode(LossyArray<Int>.self, from: Data(many.utf8)).wrappedValue == [])
+
+        let pathed = Data(#"{"a": [\#(number), 3], "z": 99}"#.utf8)
+        #expect(try LenientJSONDecoder().decode(Int.self, from: pathed, at: "a[1]") == 3)
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder().decode(JSONValue.self, from: pathed, at: "a[2]")
+        }
+    }
+
+    /// Read as another kind than its own, an invalid value is Foundation's type mismatch; read
+    /// as its own kind, Foundation's "not valid JSON".
+    @Test(arguments: [(#""\x""#, true), ("012", false)])
+    func theErrorCaseIsFoundations(_ text: String, isString: Bool) throws {
+        var options = LenientJSONDecoder.Options.strict
+        options.defersValueValidation = true
+        let decoder = LenientJSONDecoder(options: options)
+        struct S: Decodable { var v: String }
+        struct N: Decodable { var v: Double }
+        let data = Data(#"{"v": \#(text)}"#.utf8)
+        func kind(_ body: () throws -> Void) -> String {
+            do {
+                try body()
+                return "value"
+            } catch DecodingError.typeMismatch {
+                return "typeMismatch"
+            } catch DecodingError.dataCorrupted {
+                return "dataCorrupted"
+            } catch {
+                return "other \(error)"
+            }
+        }
+        let oursAsString = kind { _ = try decoder.decode(S.self, from: data) }
+        let oursAsNumber = kind { _ = try decoder.decode(N.self, from: data) }
+        #expect(oursAsString == kind { _ = try JSONDecoder().decode(S.self, from: data) })
+        #expect(oursAsNumber == kind { _ = try JSONDecoder().decode(N.self, from: data) })
+        #expect(oursAsString == (isString ? "dataCorrupted" : "typeMismatch"))
+        #expect(oursAsNumber == (isString ? "typeMismatch" : "dataCorrupted"))
+    }
+
+    @Test func aDroppedMemberIsReportedOnceAtItsPlace() throws {
+        struct Nested: Codable, Equatable, KeyMapping {
+            var desc: Int
+            var rest: UnknownKeys
+            static let keyMapping: [String: KeySource] = ["desc": "ext.desc"]
+        }
+        let decoder = LenientJSONDecoder()
+        decoder.options.reportsUnknownKeys = true
+        let (value, report) = try decoder.decodeWithReport(
+            Nested.self, from: Data(#"{"ext": {"desc": 1, "other": 012, "kept": true}, "bad": "\x"}"#.utf8))
+        #expect(value.desc == 1)
+        #expect(value.rest["ext"] == ["kept": true])
+        #expect(report.issues.map(\.path).sorted() == ["bad", "ext.other"])
+        #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
+        let again = try decoder.decodeWithReport(Nested.self, from: try LenientJSONEncoder().encode(value))
+        #expect(again.value == value)
+        #expect(again.report.isEmpty)
+    }
+
+    @Test func JSON5IsCheckedWholeAlsoInJSONText() throws {
+        struct Outer: Codable { var inner: Item? }
+        let decoder = LenientJSONDecoder()
+        decoder.allowsJSON5 = true
+        let (value, report) = try decoder.decodeWithReport(
+            Outer.self, from: Data(#"{"inner": "{\"a\": 1, \"b\": 012}"}"#.utf8))
+        // The text does not parse: its number is refused, so the optional property is `nil`.
+        #expect(value.inner == nil)
+        #expect(report.issues.count == 1)
+    }
+
     /// Many invalid values, unread and read as lossy elements: each costs the same, once.
     @Test func manyInvalidValuesInOneDocument() throws {
         let count = 20_000
