@@ -115,6 +115,8 @@ extension JSONParser {
         /// This position moved on to `offset` (or the end of the input). A CR LF pair is one
         /// line break, taken whole even where `offset` falls between its bytes, so that moving
         /// on from any position this returned gives what moving on from the start gives.
+        /// `input` is read during the call only: the parser or the node storage that hands it
+        /// over holds it meanwhile.
         func advanced(to offset: Int, in input: UnsafeBufferPointer<UInt8>) -> TextPosition {
             var position = self
             let end = min(offset, input.count)
@@ -151,6 +153,7 @@ final class LineIndex {
     /// The last lookup: an error's message and its fields ask for the same offset.
     private var last: (offset: Int, line: Int, column: Int)?
 
+    /// Reads `input` during the call only; the node storage that owns it calls this.
     init(input: UnsafeBufferPointer<UInt8>) {
         var checkpoints = [JSONParser.TextPosition()]
         var boundary = LineIndex.stride
@@ -161,7 +164,8 @@ final class LineIndex {
         self.checkpoints = checkpoints
     }
 
-    /// The line and column of `offset` in `input`, the bytes (or a copy of the bytes) the index was built from.
+    /// The line and column of `offset` in `input`, the bytes (or a copy of the bytes) the index
+    /// was built from, read during the call only: the parser that asks holds them through its tree.
     func lineAndColumn(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         if let last, last.offset == offset { return (last.line, last.column) }
         // The last checkpoint at or before the offset.

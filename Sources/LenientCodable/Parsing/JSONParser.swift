@@ -60,7 +60,8 @@ struct JSONParser {
 
     /// The error that an ``JSONNode/Kind/invalid`` node of a tree parsed from `input`, whose
     /// text is `length` bytes, stands for: what parsing its text without deferring errors
-    /// reports, with its line and column.
+    /// reports, with its line and column. `input` is the tree's, which the caller holds for the
+    /// call (``JSONTree/deferredError(at:)``); a tree kept past its decode owns a copy of it.
     static func deferredError(
         of node: JSONNode, length: Int, in input: UnsafeBufferPointer<UInt8>, lines: LineIndex
     ) -> JSONParseError {
