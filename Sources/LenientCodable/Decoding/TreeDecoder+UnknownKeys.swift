@@ -289,11 +289,9 @@ extension TreeDecoder.KeyedContainer {
             if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
                 !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
                 !siblingReads.contains(where: { $0(keyIndex) }),
-                reads.steps.contains(valueIndex)
-                    || keepsValidText(valueIndex, node: keyIndex, path: codingPathNode.appending(AnyCodingKey(key))),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads, path: codingPathNode.appending(AnyCodingKey(key)))
-                    : decoder.sharedJSONValue(at: valueIndex)
+                    : keptValue(valueIndex, node: keyIndex, path: codingPathNode.appending(AnyCodingKey(key)))
             {
                 members.append((key: key, value: value))
                 // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
@@ -306,24 +304,59 @@ extension TreeDecoder.KeyedContainer {
         return UnknownKeys(JSONObject(uniqueMembers: members))
     }
 
-    /// Whether a value holds only valid JSON text, so that a bag may keep it; one that holds a
-    /// string or number that is not (see ``LenientJSONDecoder/Options/defersValueValidation``)
-    /// is left out of the bag, which could not write it back as it came, and reported as
-    /// dropped, once: it then counts as read, so that ``LenientJSONDecoder/Options/reportsUnknownKeys``
-    /// does not report it again. `node` is the member's key node, or the array element itself.
-    private func keepsValidText(_ valueIndex: Int, node: Int, path: CodingPathNode) -> Bool {
-        guard !decoder.tree.nodes.invalidNodes.isEmpty else { return true }
-        do {
-            try decoder.checkValidText(at: valueIndex, path: path)
-            return true
-        } catch {
+    /// The JSON of a value a bag keeps, without what holds text that is not JSON (see
+    /// ``LenientJSONDecoder/Options/defersValueValidation``): the bag could not write it back as
+    /// it came, so such a value, member or element is left out — only it, the valid rest of its
+    /// object or array is kept — and reported as dropped, once: it counts as read, so that
+    /// ``LenientJSONDecoder/Options/reportsUnknownKeys`` does not report it again. `nil` when the
+    /// value itself is left out. `node` is the member's key node, or the array element itself.
+    ///
+    /// Looks inside containers for up to 32 levels (a recursion, bounded so that a hostile
+    /// document cannot make it deep); below that, a container holding such text is left out whole.
+    private func keptValue(_ valueIndex: Int, node: Int, path: CodingPathNode, levels: Int = 0) -> JSONValue? {
+        let tree = decoder.tree
+        guard !tree.nodes.invalidNodes.isEmpty,
+            let invalid = tree.nodes.firstInvalidNode(in: valueIndex..<tree.next(after: valueIndex))
+        else { return decoder.sharedJSONValue(at: valueIndex) }
+        let kind = tree[valueIndex].kind
+        guard invalid != valueIndex, kind == .object || kind == .array, levels < 32 else {
+            let error = decoder.invalidText(at: invalid, path: path)
             decoder.record(
                 .droppedElement, path: path, found: valueIndex,
                 "Dropped from the unknown keys kept: \(TreeDecoder.reason(error)).")
             decoder.readKeys?.insert(node)
             if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(node) }
-            return false
+            return nil
         }
+        let end = tree.next(after: valueIndex)
+        if kind == .object {
+            var members: [(key: String, value: JSONValue)] = []
+            var seen = Set<String>()
+            var keyIndex = valueIndex + 1
+            while keyIndex < end {
+                let key = tree.string(at: keyIndex)
+                if seen.insert(key).inserted,
+                    let value = keptValue(
+                        keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)), levels: levels + 1)
+                {
+                    members.append((key: key, value: value))
+                }
+                keyIndex = tree.next(after: keyIndex + 1)
+            }
+            return .object(JSONObject(uniqueMembers: members))
+        }
+        var elements: [JSONValue] = []
+        var position = 0
+        var element = valueIndex + 1
+        while element < end {
+            let elementPath = path.appending(AnyCodingKey(intValue: position))
+            if let value = keptValue(element, node: element, path: elementPath, levels: levels + 1) {
+                elements.append(value)
+            }
+            element = tree.next(after: element)
+            position += 1
+        }
+        return .array(elements)
     }
 
     /// What the mapped properties but `ownName` read in this object.
@@ -384,9 +417,7 @@ extension TreeDecoder.KeyedContainer {
         func rest(of child: Int, node: Int, path: CodingPathNode) -> JSONValue? {
             if reads.ends.contains(child) { return nil }
             if reads.steps.contains(child) { return unread(in: child, reads: reads, path: path) }
-            // Not `condition ? value : nil`: `JSONValue` is `ExpressibleByNilLiteral`, so that `nil` would be `.null`.
-            guard keepsValidText(child, node: node, path: path) else { return nil }
-            return decoder.sharedJSONValue(at: child)
+            return keptValue(child, node: node, path: path)
         }
         if tree[index].kind == .object {
             var members: [(key: String, value: JSONValue)] = []

@@ -147,14 +147,16 @@ import Testing
     }
 
     @Test func aBagLeavesOutAnInvalidMemberAndKeepsTheRest() throws {
-        let data = Data(#"{"a": 1, "good": [1, "two"], "bad": {"x": 012}, "fine": "\u00e9"}"#.utf8)
+        let data = Data(
+            #"{"a": 1, "good": [1, "two"], "bad": "\x", "part": {"x": 012, "y": 2}, "fine": "\u00e9"}"#.utf8)
         let (value, report) = try LenientJSONDecoder().decodeWithReport(Kept.self, from: data)
         #expect(value.a == 1)
-        #expect(value.rest.members.keys == ["good", "fine"])
+        #expect(value.rest.members.keys == ["good", "part", "fine"])
+        #expect(value.rest["part"] == ["y": 2])
         #expect(value.rest["fine"] == "é")
-        #expect(report.issues.map(\.kind) == [.droppedElement])
-        #expect(report.issues.first?.path == "bad")
-        #expect(report.issues.first?.message.contains("'012'") == true)
+        #expect(report.issues.map(\.kind) == [.droppedElement, .droppedElement])
+        #expect(report.issues.map(\.path) == ["bad", "part.x"])
+        #expect(report.issues.last?.message.contains("'012'") == true)
         // What the bag kept comes back whole through the encoder.
         let again = try LenientJSONDecoder().decode(Kept.self, from: try LenientJSONEncoder().encode(value))
         #expect(again == value)
@@ -371,6 +373,27 @@ import Testing
         #expect(report.issues.map(\.path).sorted() == ["bad", "ext.other"])
         #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
         let again = try decoder.decodeWithReport(Nested.self, from: try LenientJSONEncoder().encode(value))
+        #expect(again.value == value)
+        #expect(again.report.isEmpty)
+    }
+
+    /// A bag keeps the valid rest of an object or array that holds invalid text, also where a
+    /// mapped key path would step through the invalid element: only that element is left out.
+    @Test func aBagKeepsTheValidRestOfAContainer() throws {
+        struct Stepped: Codable, Equatable, KeyMapping {
+            var time: Int?
+            var rest = UnknownKeys()
+            static let keyMapping: [String: KeySource] = ["time": "info[1].time"]
+        }
+        let data = Data(#"{"info": [0, 1-2, {"y": 2}], "meta": {"ok": true, "bad": "\x", "deep": [012, 3]}}"#.utf8)
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Stepped.self, from: data)
+        #expect(value.time == nil)
+        #expect(value.rest["info"] == [0, ["y": 2]])
+        #expect(value.rest["meta"] == ["ok": true, "deep": [3]])
+        #expect(report.issues.map(\.path) == ["info[1]", "meta.bad", "meta.deep[0]"])
+        #expect(report.issues.allSatisfy { $0.kind == .droppedElement })
+        let again = try LenientJSONDecoder().decodeWithReport(
+            Stepped.self, from: try LenientJSONEncoder().encode(value))
         #expect(again.value == value)
         #expect(again.report.isEmpty)
     }
