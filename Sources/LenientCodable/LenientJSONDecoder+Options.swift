@@ -30,10 +30,11 @@ extension LenientJSONDecoder {
         /// Whether the text of a string value or number is checked only when a property reads
         /// it, as Foundation's `JSONDecoder` does: a document whose unread fields hold an invalid
         /// escape, invalid UTF-8, a raw control character, or a number such as `012`, `1.` or
-        /// `-` still decodes. Reading such a value fails with `DecodingError.dataCorrupted`
-        /// naming its line and column (which ``lenient`` forgives and reports as it forgives any
-        /// invalid value). Keys are always checked, and so is JSON5. Off in ``strict``, which
-        /// parses RFC 8259 exactly.
+        /// `-` still decodes. Reading such a value fails as it fails in Foundation —
+        /// `DecodingError.dataCorrupted`, or `typeMismatch` when it is read as another kind
+        /// (a string as a number) — with the parse error, its line and column, as the underlying
+        /// error; ``lenient`` forgives and reports that as it forgives any invalid value. Keys are
+        /// always checked, and so is JSON5. Off in ``strict``, which parses RFC 8259 exactly.
         public var defersValueValidation: Bool
 
         /// Whether a key that is not present exactly may be found ignoring ASCII case and the
