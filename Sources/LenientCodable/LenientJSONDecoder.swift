@@ -68,14 +68,24 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         return body(settings)
     }
 
-    /// The context a decode call starts with: the settings as they are now.
+    /// The context a decode call starts with: the settings as they are now, and the traits of
+    /// the types earlier calls met. The one lock a decode call takes.
     var currentContext: DecodeContext {
         lock.lock()
         defer { lock.unlock() }
         if let cachedContext { return cachedContext }
-        let context = DecodeContext(settings)
+        let context = DecodeContext(settings, owner: self)
         cachedContext = context
         return context
+    }
+
+    /// Makes the calls that follow start with `context`'s successor, which knows more types,
+    /// unless the settings changed or another call's successor came first since `context` was
+    /// handed out.
+    fileprivate func replace(_ context: DecodeContext, with successor: DecodeContext) {
+        lock.lock()
+        defer { lock.unlock() }
+        if cachedContext === context { cachedContext = successor }
     }
 
     /// What the decoder forgives: ``Options/lenient`` (the default) or ``Options/strict``,
@@ -344,20 +354,24 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable, ConfigurationCar
     }
 }
 
-/// What a decode call reads from its decoder: the settings, and what is worked out from them
-/// once. A decoder builds one on the first call after a change of its settings and shares it
-/// with the calls that follow, so a call retains one reference instead of copying every setting.
+/// What a decode call reads from its decoder: the settings, what is worked out from them once,
+/// and the traits of the types earlier calls met. A decoder builds one on the first call after a
+/// change of its settings and shares it with the calls that follow, so a call retains one
+/// reference instead of copying every setting. A context never changes: a call that meets new
+/// types makes a successor that knows them, which the decoder hands to the calls after it.
 ///
-/// `@unchecked Sendable`: `settings` and `userInfo` never change after `init`, and
-/// `known` is read and written only while `lock` is held.
+/// `@unchecked Sendable`: every stored property is a constant, and `owner` is a weak reference,
+/// which the runtime reads and clears atomically.
 final class DecodeContext: @unchecked Sendable {
     let settings: DecoderSettings
     /// `settings.userInfo` as `Decoder.userInfo` hands it out.
     let userInfo: [CodingUserInfoKey: Any]
-    private let lock = NSLock()
-    /// The traits of the types decodes with this context have met, which the next decode
-    /// starts with instead of looking each up again (see ``TreeDecoder/traits(of:)``).
-    private var known = KnownTraits.empty
+    /// The traits of the types decodes with this context's decoder met before it was made, which
+    /// a decode starts with instead of looking each up again (see ``TreeDecoder/traits(of:)``).
+    let knownTraits: KnownTraits
+    /// The decoder that hands this context out, which takes its successors; `nil` for a context
+    /// made for one call, and once the decoder is gone.
+    private weak var owner: LenientJSONDecoder?
     /// The most types a context remembers: the model types of a large app, which decodes each
     /// once at launch and then again with every response; past it, a decode finds the rest in
     /// the process-wide cache, under its lock. Each new type rebuilds the table once, so that
@@ -368,32 +382,34 @@ final class DecodeContext: @unchecked Sendable {
     /// ``PatternReader`` reads: made once, rather than looked up for every date and format tried.
     let patternReaders: [PatternReader?]
 
-    init(_ settings: DecoderSettings) {
+    init(_ settings: DecoderSettings, owner: LenientJSONDecoder? = nil) {
         self.settings = settings
         userInfo = settings.userInfo.asCoderUserInfo
         patternReaders = settings.options.dateFormats.map { format in
             guard case .pattern(let pattern) = format.kind else { return nil }
             return PatternReader(pattern: pattern)
         }
+        knownTraits = .empty
+        self.owner = owner
     }
 
-    /// The traits earlier decodes met.
-    var knownTraits: KnownTraits {
-        lock.lock()
-        defer { lock.unlock() }
-        return known
+    /// A successor of `predecessor` that knows `knownTraits`.
+    private init(succeeding predecessor: DecodeContext, knownTraits: KnownTraits) {
+        settings = predecessor.settings
+        userInfo = predecessor.userInfo
+        patternReaders = predecessor.patternReaders
+        self.knownTraits = knownTraits
+        owner = predecessor.owner
     }
 
-    /// Keeps the traits of the types a decode met that `start`, the table it started with, did
-    /// not hold, for the decodes that follow; unless another decode grew the table meanwhile, or
-    /// the table would grow past ``maximumKnownTraits``.
-    func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)], after start: KnownTraits) {
-        guard start.entries.count + traits.count <= DecodeContext.maximumKnownTraits else { return }
-        let entries = start.entries + traits
-        let next = KnownTraits(entries)
-        lock.lock()
-        defer { lock.unlock() }
-        if known === start { known = next }
+    /// Hands the decoder a successor that also knows `traits`, the traits of the types a decode
+    /// with this context met that ``knownTraits`` does not hold; unless the decoder has moved on
+    /// (new settings, or another decode's successor), or the table would grow past
+    /// ``maximumKnownTraits``.
+    func learn(_ traits: [(id: ObjectIdentifier, traits: TypeTraits)]) {
+        guard let owner, knownTraits.entries.count + traits.count <= DecodeContext.maximumKnownTraits else { return }
+        let successor = DecodeContext(succeeding: self, knownTraits: KnownTraits(knownTraits.entries + traits))
+        owner.replace(self, with: successor)
     }
 }
 

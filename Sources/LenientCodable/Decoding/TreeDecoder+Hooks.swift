@@ -434,7 +434,7 @@ extension TreeDecoder {
         _ body: (TreeDecoder) throws -> R
     ) rethrows -> R {
         var inner = TreeDecoder(
-            tree: tree, context: context, codingPathNode: path, knownTraits: knownTraits, depthBase: depth(at: index))
+            tree: tree, context: context, codingPathNode: path, depthBase: depth(at: index))
         // The inner tree takes part in this decode's Foundation-like pass and draws on its retry
         // budget (with its own allowance added, for JSON text); it gives back what it refused and
         // what it overspent.

@@ -1371,9 +1371,7 @@ extension TreeDecoder {
 
     /// A decoder whose value is `null`, for a super decoder of a missing key of `parent`'s.
     static func nullDecoder(sharing parent: TreeDecoder, path: CodingPathNode) -> TreeDecoder {
-        TreeDecoder(
-            tree: JSONTree.null, context: parent.context, nodeIndex: 0, codingPathNode: path,
-            knownTraits: parent.knownTraits)
+        TreeDecoder(tree: JSONTree.null, context: parent.context, nodeIndex: 0, codingPathNode: path)
     }
 }
 

@@ -344,8 +344,8 @@ final class TreeDecoder: Decoder {
     /// Foundation-like pass under way, so a superclass decodes as its subclass does.
     func superDecoder(at index: Int, path: CodingPathNode) -> TreeDecoder {
         let decoder = TreeDecoder(
-            tree: tree, context: context, nodeIndex: index, codingPathNode: path, knownTraits: knownTraits,
-            depthBase: depthBase, owner: owner ?? self)
+            tree: tree, context: context, nodeIndex: index, codingPathNode: path, depthBase: depthBase,
+            owner: owner ?? self)
         decoder.takePart(in: self)
         return decoder
     }
@@ -476,7 +476,7 @@ final class TreeDecoder: Decoder {
 
     init(
         tree: JSONTree, context: DecodeContext, nodeIndex: Int = 0, codingPathNode: CodingPathNode = .root,
-        knownTraits: KnownTraits? = nil, depthBase: Int = 0, owner: TreeDecoder? = nil
+        depthBase: Int = 0, owner: TreeDecoder? = nil
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
@@ -490,9 +490,7 @@ final class TreeDecoder: Decoder {
         self.isLenient = options.forgivesValues
         self.hasConverters = !options.converters.isEmpty
         self.readKeys = options.reportsUnknownKeys ? [] : nil
-        // A decoder nested in another's decode (a super decoder, JSON in a string) starts with
-        // the table that one took, rather than taking the context's lock again.
-        self.knownTraits = knownTraits ?? context.knownTraits
+        self.knownTraits = context.knownTraits
     }
 
     var codingPath: [any CodingKey] { codingPathNode.path }
@@ -563,7 +561,7 @@ final class TreeDecoder: Decoder {
                 decoder.withdrawUnknownKeysReadLater()
             }
             decoder.shareKeyOrders()
-            if !decoder.newTraits.isEmpty { decoder.context.learn(decoder.newTraits, after: decoder.knownTraits) }
+            if !decoder.newTraits.isEmpty { decoder.context.learn(decoder.newTraits) }
             return value
         }
     }

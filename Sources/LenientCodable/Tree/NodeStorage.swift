@@ -29,14 +29,29 @@ final class NodeStorage {
     private(set) var isInputBorrowed = true
     /// Whether `input` was allocated by this storage, which frees it.
     private var ownsInput = false
-    /// The byte lengths of texts too long for their node (``JSONNode/saturated`` or more), by
-    /// the text's offset. Written while parsing only, like the nodes.
-    private var longTextLengths: [Int: Int] = [:]
-    /// The element counts of containers too large for their node, by the container's index.
-    private var largeCounts: [Int: Int] = [:]
-    /// The indices of the ``JSONNode/Kind/invalid`` nodes, in ascending order. Written while
-    /// parsing only, like the nodes.
-    private(set) var invalidNodes: [Int] = []
+    /// What only some documents need, made by the first of them to need it, so that a small
+    /// document's storage is made and freed without it. Written while parsing only, like the
+    /// nodes, except the line index, which the first error that asks for it builds.
+    private final class Occasional {
+        /// The byte lengths of texts too long for their node (``JSONNode/saturated`` or more),
+        /// by the text's offset.
+        var longTextLengths: [Int: Int] = [:]
+        /// The element counts of containers too large for their node, by the container's index.
+        var largeCounts: [Int: Int] = [:]
+        /// The indices of the ``JSONNode/Kind/invalid`` nodes, in ascending order.
+        var invalidNodes: [Int] = []
+        var lineIndex: LineIndex?
+    }
+    private var occasionalState: Occasional?
+    private var occasional: Occasional {
+        if let occasionalState { return occasionalState }
+        let made = Occasional()
+        occasionalState = made
+        return made
+    }
+
+    /// The indices of the ``JSONNode/Kind/invalid`` nodes, in ascending order.
+    var invalidNodes: [Int] { occasionalState?.invalidNodes ?? [] }
 
     /// A storage for the nodes of a document whose bytes are borrowed from `input`.
     init(capacity: Int, input: UnsafeBufferPointer<UInt8>) {
@@ -114,21 +129,21 @@ final class NodeStorage {
     /// The line index of the input, built on the first error of an ``JSONNode/Kind/invalid``
     /// node; positions only, valid for the input and for the copy ``keepInput()`` makes of it.
     var lineIndex: LineIndex {
-        if let built = builtLineIndex { return built }
+        if let built = occasional.lineIndex { return built }
         let index = LineIndex(input: input)
-        builtLineIndex = index
+        occasional.lineIndex = index
         return index
     }
-    private var builtLineIndex: LineIndex?
 
     /// Records that the node at `index` is ``JSONNode/Kind/invalid``; indices come in ascending order.
     func recordInvalidNode(at index: Int) {
-        invalidNodes.append(index)
+        occasional.invalidNodes.append(index)
     }
 
     /// The first ``JSONNode/Kind/invalid`` node in `range`, found by binary search: a check of a
     /// value costs no walk through it, however many nested values are checked.
     func firstInvalidNode(in range: Range<Int>) -> Int? {
+        let invalidNodes = self.invalidNodes
         var low = 0
         var high = invalidNodes.count
         while low < high {
@@ -148,13 +163,13 @@ final class NodeStorage {
     /// Records the length of a text that its node cannot hold.
     @inline(never)
     func recordLongText(at offset: Int, length: Int) {
-        longTextLengths[offset] = length
+        occasional.longTextLengths[offset] = length
     }
 
     /// The length of a text whose node says ``JSONNode/saturated``.
     @inline(never)
     func longTextLength(at offset: Int) -> Int {
-        NodeStorage.recorded(longTextLengths, at: offset, "length for the long text")
+        NodeStorage.recorded(occasionalState?.longTextLengths ?? [:], at: offset, "length for the long text")
     }
 
     /// Records the element count of the container at `index`, once it is closed, if its node
@@ -172,13 +187,13 @@ final class NodeStorage {
             child = node.isContainer ? node.containerEnd : child + 1
             count += 1
         }
-        largeCounts[index] = count
+        occasional.largeCounts[index] = count
     }
 
     /// The element count of a container whose node says ``JSONNode/saturated``.
     @inline(never)
     func largeCount(at index: Int) -> Int {
-        NodeStorage.recorded(largeCounts, at: index, "count for the container")
+        NodeStorage.recorded(occasionalState?.largeCounts ?? [:], at: index, "count for the container")
     }
 
     /// A figure of a side table, which the parser records for every node that says
