@@ -11,6 +11,9 @@ import Foundation
 /// var options = LenientJSONDecoder.Options.lenient
 /// options.dateFormats = [.iso8601, .pattern("dd.MM.yyyy"), .unixTime]
 /// ```
+///
+/// Every form reads dates from the year 0 to 9999 only, the dates ``LenientJSONEncoder`` writes
+/// when no date strategy is set: a value the encoder could not write back is no date.
 public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case iso8601
@@ -66,12 +69,12 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     func date(fromString text: String) -> Date? {
         switch kind {
         case .iso8601:
-            return ISO8601Reader.date(from: text)
+            return DateFormat.writable(ISO8601Reader.date(from: text))
         case .unixTime:
-            if let date = DateFormat.dotNetDate(text) { return date }
+            if let date = DateFormat.dotNetDate(text) { return DateFormat.writable(date) }
             return CoercionRules.double(fromString: text).flatMap(DateFormat.unixDate)
         case .pattern(let format):
-            return PatternCache.shared.date(from: CoercionRules.trimmed(text), format: format)
+            return DateFormat.writable(PatternCache.shared.date(from: CoercionRules.trimmed(text), format: format))
         }
     }
 
@@ -79,6 +82,14 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     func date(fromNumber value: Double) -> Date? {
         guard case .unixTime = kind else { return nil }
         return DateFormat.unixDate(value)
+    }
+
+    /// `date`, when it falls in the years 0 to 9999, which the encoder writes when no date
+    /// strategy is set; `nil` otherwise. A list's format reads no date that its own round trip
+    /// would refuse (a Unix time of twenty digits, 1e20 milliseconds).
+    static func writable(_ date: Date?) -> Date? {
+        guard let date, ISO8601Writer.writableRange.contains(date.timeIntervalSinceReferenceDate) else { return nil }
+        return date
     }
 
     /// The instant of ASP.NET's `/Date(milliseconds[±hhmm])/`, or `nil` for other text.
@@ -99,7 +110,7 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     static func unixDate(_ value: Double) -> Date? {
         guard value.isFinite else { return nil }
         let seconds = value.magnitude >= 100_000_000_000 ? value / 1000 : value
-        return Date(timeIntervalSince1970: seconds)
+        return writable(Date(timeIntervalSince1970: seconds))
     }
 }
 

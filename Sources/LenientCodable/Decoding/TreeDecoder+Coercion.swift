@@ -240,7 +240,7 @@ extension TreeDecoder {
         switch node.kind {
         case .string where options.coercesNumbersFromStrings:
             let text = tree.string(at: index)
-            if let double = CoercionRules.double(fromString: text) {
+            if let double = CoercionRules.double(fromString: text), double.isFinite || !readsDate {
                 let value = T.self == Float.self ? T(Float(text.trimmingForNumber) ?? Float(double)) : T(double)
                 // As for a number: no infinity from finite text, and no zero from text with a
                 // non-zero digit before its exponent (`"1e-50"` as a `Float`).
@@ -339,7 +339,7 @@ extension TreeDecoder {
             let readers = context.patternReaders
             for (position, format) in formats.enumerated() {
                 if let reader = readers[position] {
-                    if let date = reader.date(from: text) { return date }
+                    if let date = DateFormat.writable(reader.date(from: text)) { return date }
                 } else if let date = format.date(fromString: text) {
                     return date
                 }

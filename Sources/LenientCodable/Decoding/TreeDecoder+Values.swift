@@ -784,11 +784,11 @@ extension TreeDecoder {
         }
         switch settings.dateDecodingStrategy {
         case .deferredToDate:
-            return try withNode(index, path: path) { try Date(from: $0) }
+            return try readingDate { try withNode(index, path: path) { try Date(from: $0) } }
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path))
+            return Date(timeIntervalSince1970: try readingDate { try unwrapDouble(at: index, path: path) })
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path) / 1000)
+            return Date(timeIntervalSince1970: try readingDate { try unwrapDouble(at: index, path: path) } / 1000)
         case .iso8601:
             let text = try unwrapString(at: index, path: path)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
@@ -810,10 +810,31 @@ extension TreeDecoder {
             return date
         #endif
         case .custom(let closure):
-            return try withNode(index, path: path) { try closure($0) }
+            return try readingDate { try withNode(index, path: path) { try closure($0) } }
         @unknown default:
-            return try withNode(index, path: path) { try Date(from: $0) }
+            return try readingDate { try withNode(index, path: path) { try Date(from: $0) } }
         }
+    }
+
+    /// The text of a string for a type that only strings stand for (a `URL`, base64 `Data`):
+    /// a number or a boolean is refused as Foundation refuses it, never turned into text that
+    /// such a type would then read (`42` as the URL "42", `true` as three bytes of base64).
+    private func unwrapStringOnly(at index: Int, path: CodingPathNode) throws -> String {
+        switch tree[index].kind {
+        case .number, .true, .false: throw typeMismatch(String.self, at: index, path: path)
+        default: return try unwrapString(at: index, path: path)
+        }
+    }
+
+    /// Runs a date strategy that reads numbers with ``readsDate`` set, so that no string the
+    /// coercion table reads as `NaN` or an infinity becomes a date: a date that is not finite
+    /// can be neither written nor described.
+    @inline(__always)
+    private func readingDate<Value>(_ body: () throws -> Value) rethrows -> Value {
+        let wasReadingDate = readsDate
+        readsDate = true
+        defer { readsDate = wasReadingDate }
+        return try body()
     }
 
     func unwrapData(at index: Int, path: CodingPathNode) throws -> Data {
@@ -821,7 +842,7 @@ extension TreeDecoder {
         case .deferredToData:
             return try withNode(index, path: path) { try Data(from: $0) }
         case .base64:
-            let text = try unwrapString(at: index, path: path)
+            let text = try unwrapStringOnly(at: index, path: path)
             guard let data = Data(base64Encoded: text) else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: errorPath(path), debugDescription: "Encountered Data is not valid Base64."))
@@ -835,7 +856,7 @@ extension TreeDecoder {
     }
 
     func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
-        let text = try unwrapString(at: index, path: path)
+        let text = try unwrapStringOnly(at: index, path: path)
         if let url = URL(string: text) { return url }
         if isLenient, mayForgive() {
             let trimmed = CoercionRules.trimmed(text)

@@ -201,6 +201,9 @@ final class TreeDecoder: Decoder {
     /// Foundation's answers. Only when that pass fails after something was refused does the type
     /// decode again with forgiveness, and the types inside take passes of their own.
     @exclusivity(unchecked) var inFoundationPass = false
+    /// Whether a date strategy is reading the value: the coercion table then reads no string as
+    /// a number that is not finite.
+    @exclusivity(unchecked) var readsDate = false
     /// How many types' `init(from:)` are running in `.lenient`: the level a failed call was made
     /// from (see TreeDecoder+Probes.swift).
     @exclusivity(unchecked) var modelLevel = 0
@@ -355,6 +358,7 @@ final class TreeDecoder: Decoder {
         report = parent.report
         host = parent.host
         inFoundationPass = parent.inFoundationPass
+        readsDate = parent.readsDate
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)

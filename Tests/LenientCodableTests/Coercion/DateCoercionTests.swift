@@ -45,6 +45,11 @@ import Testing
         CoercionCase(Date?.self, "null", .clean(nil)),
         CoercionCase(Date?.self, nil, .clean(nil)),
         CoercionCase(Date?.self, #""2026-11-20""#, .clean(midnight)),
+        CoercionCase(Date.self, #""NaN""#, .fails, note: "no date that is not finite"),
+        CoercionCase(Date.self, #""-Infinity""#, .fails, note: "no date that is not finite"),
+        CoercionCase(Date.self, #""99999999999999999999""#, .fails, note: "past the year 9999"),
+        CoercionCase(Date.self, #""-99999999999999""#, .fails, note: "before the year 0"),
+        CoercionCase(Date?.self, #""99999999999999999999""#, .forgiven(nil, .defaulted), note: "past the year 9999"),
     ]
 
     @Test(arguments: formatListCases)
@@ -61,7 +66,19 @@ import Testing
         iso.dateDecodingStrategy = .iso8601
         var formatted = DecoderConfiguration()
         formatted.dateDecodingStrategy = .formatted(Self.dayMonthYear)
-        return [
+        var deferred = DecoderConfiguration()
+        deferred.dateDecodingStrategy = .deferredToDate
+        let notFinite = ["NaN", "nan", "Infinity", "-Infinity", " inf "].flatMap { text in
+            [
+                CoercionCase(Date.self, "\"\(text)\"", .fails, configuration: seconds, note: "secondsSince1970"),
+                CoercionCase(Date.self, "\"\(text)\"", .fails, configuration: milliseconds, note: "milliseconds"),
+                CoercionCase(Date.self, "\"\(text)\"", .fails, configuration: deferred, note: "deferredToDate"),
+                CoercionCase(
+                    Date?.self, "\"\(text)\"", .forgiven(nil, .defaulted), configuration: seconds,
+                    note: "secondsSince1970, optional"),
+            ]
+        }
+        return notFinite + [
             CoercionCase(Date.self, "1795167000", .clean(moment), configuration: seconds, note: "secondsSince1970"),
             CoercionCase(
                 Date.self, "1795167000000", .clean(Date(timeIntervalSince1970: 1_795_167_000_000)),
@@ -84,6 +101,53 @@ import Testing
     @Test(arguments: setStrategiesCases)
     func setStrategyIsHonouredExactly(_ testCase: CoercionCase) {
         testCase.check()
+    }
+
+    /// A number whose Unix time falls past the year 9999 is no date of the format list, which the encoder's own default
+    /// could not write back: `.lenient` forgives it as a missing value, with a report, where it made up a date before.
+    @Test func theFormatListReadsNoDateItsEncoderCannotWrite() throws {
+        for json in [#"{"value":1e20}"#, #"{"value":-1e20}"#, #"{"value":"1e300"}"#] {
+            let (decoded, report) = try LenientJSONDecoder().decodeWithReport(Box<Date?>.self, from: json)
+            #expect(decoded.value == nil, "\(json)")
+            #expect(report.issues.map(\.kind) == [.defaulted], "\(json)")
+        }
+        // The last instant of the year 9999, in milliseconds, is read, and written back as it was read.
+        let last = try LenientJSONDecoder().decode(Box<Date>.self, from: #"{"value":253402300799000}"#)
+        #expect(last.value == Date(timeIntervalSince1970: 253_402_300_799))
+        let written = try LenientJSONEncoder().encode(last)
+        #expect(String(decoding: written, as: UTF8.self) == #"{"value":"9999-12-31T23:59:59Z"}"#)
+        #expect(try LenientJSONDecoder().decode(Box<Date>.self, from: written) == last)
+    }
+
+    /// A date strategy that reads numbers takes no `NaN` or infinity from a string the coercion table would read as
+    /// one (a `Double` property still does): a date that is not finite cannot be written or described. A custom
+    /// strategy that probes for a number first meets the same refusal, and takes its own next branch.
+    @Test func noDateIsMadeFromANumberThatIsNotFinite() throws {
+        let decoder = LenientJSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
+            let text = try container.decode(String.self)
+            guard text == "epoch" else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "Not a date: \(text)")
+            }
+            return Date(timeIntervalSince1970: 0)
+        }
+        struct Event: Codable, Equatable {
+            var start: Date?
+            var price: Double
+        }
+        let (event, report) = try decoder.decodeWithReport(Event.self, from: #"{"start":"NaN","price":"NaN"}"#)
+        #expect(event.start == nil)
+        #expect(event.price.isNaN)
+        #expect(report.issues.map(\.path).sorted() == ["price", "start"])
+        let epoch = try decoder.decode(Event.self, from: #"{"start":"epoch","price":1}"#)
+        #expect(epoch == Event(start: Date(timeIntervalSince1970: 0), price: 1))
+        // Round trip of what was read.
+        let encoder = LenientJSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let again = try decoder.decode(Event.self, from: try encoder.encode(epoch))
+        #expect(again == epoch)
     }
 
     /// `.deferredToDate` reads seconds since 2001, as Foundation's `Date.init(from:)` does; in `.lenient` it is the

@@ -179,6 +179,12 @@ import Testing
         CoercionCase(URL.self, #"" https://x.y ""#, .forgiven(Self.url("https://x.y"), .coerced), note: "trimmed"),
         CoercionCase(Data.self, #""aGVsbG8=""#, .clean(Data("hello".utf8)), note: "base64"),
         CoercionCase(Data.self, #""""#, .clean(Data()), note: "empty base64"),
+        CoercionCase(URL.self, "42", .fails, note: "no URL made from a number's text"),
+        CoercionCase(URL.self, "true", .fails, note: "no URL made from a boolean's text"),
+        CoercionCase(URL?.self, "false", .forgiven(nil, .defaulted), note: "no URL made from a boolean's text"),
+        CoercionCase(Data.self, "1234", .fails, note: "no bytes decoded from a number's text as base64"),
+        CoercionCase(Data.self, "true", .fails, note: "no bytes decoded from a boolean's text as base64"),
+        CoercionCase(Data?.self, "1234", .forgiven(nil, .defaulted), note: "no bytes from a number's text"),
     ]
 
     @Test(arguments: urlsAndDataCases)

@@ -125,7 +125,7 @@ import Testing
         .init(#""https://example.com/a?b=c""#, URL(string: "https://example.com/a?b=c")),
         .init(#"" https://example.com/a.png\n""#, URL(string: "https://example.com/a.png")),
         .init(#""/relative/path""#, URL(string: "/relative/path")), .init(#""""#, nil), .init(#""  ""#, nil),
-        .init(#""<null>""#, nil), .init("42", nil), .init("null", nil),
+        .init(#""<null>""#, nil), .init("42", nil), .init("false", nil), .init("null", nil),
     ]
 
     @Test(arguments: urlRows, WrapperDecoder.allCases)
@@ -135,8 +135,27 @@ import Testing
 
     static let dataRows: [WrapperCoercionCase<Data>] = [
         .init(#""AQID""#, Data([1, 2, 3])), .init(#"" AQID ""#, Data([1, 2, 3])), .init(#""""#, Data()),
-        .init(#""!!!""#, nil), .init("42", nil), .init("null", nil),
+        .init(#""!!!""#, nil), .init("42", nil), .init("1234", nil), .init("true", nil), .init("null", nil),
     ]
+
+    /// An optional `URL` or `Data` is `nil` for a number or a boolean under every decoder: the table reads them from
+    /// strings only, and none of the decoder's own coercions (a number's text) stands in for it.
+    /// `.lenient` gives the same `nil`, and reports it.
+    @Test(arguments: WrapperDecoder.allCases)
+    func anOptionalURLOrDataIsNotMadeFromANumber(decoder: WrapperDecoder) throws {
+        struct Profile: Codable, Equatable {
+            @Coerced var homepage: URL?
+            @Coerced var blob: Data?
+        }
+        for json in [#"{"homepage":42,"blob":1234}"#, #"{"homepage":false,"blob":true}"#] {
+            let profile = try decoder.decode(Profile.self, from: json)
+            #expect(profile.homepage == nil, "\(json)")
+            #expect(profile.blob == nil, "\(json)")
+            let (lenient, report) = try LenientJSONDecoder().decodeWithReport(Profile.self, from: json)
+            #expect(lenient == profile, "\(json)")
+            #expect(report.issues.map(\.path).sorted() == ["blob", "homepage"], "\(json)")
+        }
+    }
 
     @Test(arguments: dataRows, WrapperDecoder.allCases)
     func data(_ row: WrapperCoercionCase<Data>, decoder: WrapperDecoder) throws {
