@@ -346,10 +346,18 @@ extension TreeDecoder {
             guard let report = decoder.report else { return }
             let spell = { (path: [KeyBytes]) in "\"" + KeyBytes.spelled(path) + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
+            var message = "Found \(key.stringValue) under \(spell(found)) instead of \(first)."
+            if spell(found) == first, convertsFromSnakeCase, found.count == 1 {
+                // The key is spelled as looked for, but the key strategy read it as another key
+                // (`html_url` as `htmlUrl`, which is not the coding key `html_url`).
+                let converted = KeyConversion.camelCase(fromSnakeCase: KeyBytes.spelled(found))
+                message =
+                    "Found \(key.stringValue) under \(spell(found)), which .convertFromSnakeCase reads as the key \"\(converted)\"."
+            }
             report.record(
                 .keyFallback, path: pathBox.appending(key),
                 jsonPath: decoder.jsonPath(ofObject: objectIndex, keys: found),
-                message: "Found \(key.stringValue) under \(spell(found)) instead of \(first).",
+                message: message,
                 origin: decoder.issueOrigin(node: objectIndex, missingKey: key.stringValue))
         }
 

@@ -353,4 +353,30 @@ import Testing
         #expect(report.issues.map(\.path).sorted() == expected)
         #expect(report.issues.map(\.jsonPath).sorted() == expected)
     }
+    /// Under `.convertFromSnakeCase`, the JSON key `html_url` is read as `htmlUrl`, which is not the coding key
+    /// `html_url`: Foundation leaves the property `nil`, and `.lenient` finds it loosely. The report says why, rather
+    /// than that the key was found under its own spelling instead of that same spelling.
+    @Test func aKeyTheStrategyConvertedAwayIsExplained() throws {
+        struct Repository: Codable, Equatable {
+            var htmlURL: String?
+            enum CodingKeys: String, CodingKey { case htmlURL = "html_url" }
+        }
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let json = #"{"html_url":"https://example.com/r"}"#
+        let (repository, report) = try decoder.decodeWithReport(Repository.self, from: json)
+        #expect(repository.htmlURL == "https://example.com/r")
+        let issue = try #require(report.issues.first)
+        #expect(report.issues.count == 1)
+        #expect(issue.kind == .keyFallback)
+        #expect(issue.message.contains(#"which .convertFromSnakeCase reads as the key "htmlUrl""#), "\(issue.message)")
+        #expect(!issue.message.contains("instead of"), "\(issue.message)")
+        // Foundation's answer, and the round trip through the encoder's matching strategy.
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try foundation.decode(Repository.self, from: Data(json.utf8)).htmlURL == nil)
+        let encoder = LenientJSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try decoder.decode(Repository.self, from: encoder.encode(repository)) == repository)
+    }
 }
