@@ -381,6 +381,14 @@ final class DecodeContext: @unchecked Sendable {
     /// For each of the options' date formats, its pattern's reader when it is a pattern that
     /// ``PatternReader`` reads: made once, rather than looked up for every date and format tried.
     let patternReaders: [PatternReader?]
+    /// How the parser reads a document under these settings.
+    let parserOptions: JSONParser.Options
+    /// Whether any value may be forgiven (``LenientJSONDecoder/Options/forgivesValues``).
+    let forgivesValues: Bool
+    /// Whether the options register any converter.
+    let hasConverters: Bool
+    /// Whether the options ask for unknown keys to be reported.
+    let reportsUnknownKeys: Bool
 
     init(_ settings: DecoderSettings, owner: LenientJSONDecoder? = nil) {
         self.settings = settings
@@ -389,6 +397,13 @@ final class DecodeContext: @unchecked Sendable {
             guard case .pattern(let pattern) = format.kind else { return nil }
             return PatternReader(pattern: pattern)
         }
+        parserOptions = JSONParser.Options(
+            allowsJSON5: settings.allowsJSON5, allowsTrailingCommas: settings.options.allowsTrailingCommas,
+            assumesTopLevelDictionary: settings.assumesTopLevelDictionary,
+            defersValueErrors: settings.options.defersValueValidation && !settings.allowsJSON5)
+        forgivesValues = settings.options.forgivesValues
+        hasConverters = !settings.options.converters.isEmpty
+        reportsUnknownKeys = settings.options.reportsUnknownKeys
         knownTraits = .empty
         self.owner = owner
     }
@@ -398,6 +413,10 @@ final class DecodeContext: @unchecked Sendable {
         settings = predecessor.settings
         userInfo = predecessor.userInfo
         patternReaders = predecessor.patternReaders
+        parserOptions = predecessor.parserOptions
+        forgivesValues = predecessor.forgivesValues
+        hasConverters = predecessor.hasConverters
+        reportsUnknownKeys = predecessor.reportsUnknownKeys
         self.knownTraits = knownTraits
         owner = predecessor.owner
     }

@@ -490,10 +490,9 @@ final class TreeDecoder: Decoder {
         self.context = context
         self.nodeIndex = nodeIndex
         self.pathBox = PathBox(codingPathNode)
-        let options = context.settings.options
-        self.isLenient = options.forgivesValues
-        self.hasConverters = !options.converters.isEmpty
-        self.readKeys = options.reportsUnknownKeys ? [] : nil
+        self.isLenient = context.forgivesValues
+        self.hasConverters = context.hasConverters
+        self.readKeys = context.reportsUnknownKeys ? [] : nil
         self.knownTraits = context.knownTraits
     }
 
@@ -524,7 +523,6 @@ final class TreeDecoder: Decoder {
         _ type: T.Type, from buffer: UnsafeBufferPointer<UInt8>, context: DecodeContext, isKnownUTF8: Bool,
         report: ReportCollector?, at path: DocumentPath?
     ) throws -> T {
-        let settings = context.settings
         let input: JSONInput.UTF8Input
         do {
             input = try JSONInput.utf8(buffer, isKnownUTF8: isKnownUTF8)
@@ -534,11 +532,7 @@ final class TreeDecoder: Decoder {
         return try input.withBuffer { utf8 in
             let tree: JSONTree
             do {
-                let options = JSONParser.Options(
-                    allowsJSON5: settings.allowsJSON5, allowsTrailingCommas: settings.options.allowsTrailingCommas,
-                    assumesTopLevelDictionary: settings.assumesTopLevelDictionary,
-                    defersValueErrors: settings.options.defersValueValidation && !settings.allowsJSON5)
-                tree = try JSONParser.parse(utf8, options: options)
+                tree = try JSONParser.parse(utf8, options: context.parserOptions)
             } catch let error as JSONParseError {
                 throw invalidJSON(error)
             }
