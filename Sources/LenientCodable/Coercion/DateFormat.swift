@@ -12,8 +12,9 @@ import Foundation
 /// options.dateFormats = [.iso8601, .pattern("dd.MM.yyyy"), .unixTime]
 /// ```
 ///
-/// Every form reads dates from the year 0 to 9999 only, the dates ``LenientJSONEncoder`` writes
-/// when no date strategy is set: a value the encoder could not write back is no date.
+/// Every form reads dates from the year 0 to 9999 (in UTC) only, the dates ``LenientJSONEncoder``
+/// writes when no date strategy is set: a string the encoder could not write back is no date. A
+/// number that no form of the list reads is read as Foundation reads it, seconds since 2001.
 public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case iso8601

@@ -240,7 +240,7 @@ extension TreeDecoder {
         switch node.kind {
         case .string where options.coercesNumbersFromStrings:
             let text = tree.string(at: index)
-            if let double = CoercionRules.double(fromString: text), double.isFinite || !readsDate {
+            if let double = CoercionRules.double(fromString: text) {
                 let value = T.self == Float.self ? T(Float(text.trimmingForNumber) ?? Float(double)) : T(double)
                 // As for a number: no infinity from finite text, and no zero from text with a
                 // non-zero digit before its exponent (`"1e-50"` as a `Float`).
@@ -250,6 +250,7 @@ extension TreeDecoder {
                     record(
                         .coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value)."
                     )
+                    if !value.isFinite { countNonFiniteCoercion() }
                     return value
                 }
             }
@@ -349,6 +350,9 @@ extension TreeDecoder {
                 for format in formats {
                     if let date = format.date(fromNumber: value) { return date }
                 }
+                // No form reads the number as a date from the year 0 to 9999 (Unix time past
+                // them, or a list without Unix time): Foundation's reading, seconds since 2001.
+                return Date(timeIntervalSinceReferenceDate: value)
             }
         default:
             break

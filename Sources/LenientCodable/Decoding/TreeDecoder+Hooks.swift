@@ -453,6 +453,7 @@ extension TreeDecoder {
         defer {
             materializedNodes += inner.materializedNodes
             refusals &+= inner.refusals
+            nonFiniteCoercions &+= inner.nonFiniteCoercions
             containersMade &+= inner.containersMade
             // What the inner decoder found and defaulted belongs to the value it replaced, for the
             // check of a collection element of which no property was present.

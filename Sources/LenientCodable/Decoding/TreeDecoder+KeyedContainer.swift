@@ -347,12 +347,15 @@ extension TreeDecoder {
             let spell = { (path: [KeyBytes]) in "\"" + KeyBytes.spelled(path) + "\"" }
             let first = tried.first.map(spell) ?? "\"\(key.stringValue)\""
             var message = "Found \(key.stringValue) under \(spell(found)) instead of \(first)."
-            if spell(found) == first, convertsFromSnakeCase, found.count == 1 {
+            if spell(found) == first {
                 // The key is spelled as looked for, but the key strategy read it as another key
                 // (`html_url` as `htmlUrl`, which is not the coding key `html_url`).
-                let converted = KeyConversion.camelCase(fromSnakeCase: KeyBytes.spelled(found))
+                let spelled = KeyBytes.spelled(found)
+                let converted = KeyConversion.camelCase(fromSnakeCase: spelled)
                 message =
-                    "Found \(key.stringValue) under \(spell(found)), which .convertFromSnakeCase reads as the key \"\(converted)\"."
+                    convertsFromSnakeCase && found.count == 1 && converted != spelled
+                    ? "Found \(key.stringValue) under \(spell(found)), which .convertFromSnakeCase reads as the key \"\(converted)\"."
+                    : "Found \(key.stringValue) under \(spell(found)), matched ignoring case and separators."
             }
             report.record(
                 .keyFallback, path: pathBox.appending(key),

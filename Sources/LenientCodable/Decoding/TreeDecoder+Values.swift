@@ -784,11 +784,15 @@ extension TreeDecoder {
         }
         switch settings.dateDecodingStrategy {
         case .deferredToDate:
-            return try readingDate { try withNode(index, path: path) { try Date(from: $0) } }
+            return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try Date(from: $0) } }
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try readingDate { try unwrapDouble(at: index, path: path) })
+            return try finiteDate(at: index, path: path) {
+                Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path))
+            }
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try readingDate { try unwrapDouble(at: index, path: path) } / 1000)
+            return try finiteDate(at: index, path: path) {
+                Date(timeIntervalSince1970: try unwrapDouble(at: index, path: path) / 1000)
+            }
         case .iso8601:
             let text = try unwrapString(at: index, path: path)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
@@ -810,9 +814,9 @@ extension TreeDecoder {
             return date
         #endif
         case .custom(let closure):
-            return try readingDate { try withNode(index, path: path) { try closure($0) } }
+            return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try closure($0) } }
         @unknown default:
-            return try readingDate { try withNode(index, path: path) { try Date(from: $0) } }
+            return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try Date(from: $0) } }
         }
     }
 
@@ -826,15 +830,25 @@ extension TreeDecoder {
         }
     }
 
-    /// Runs a date strategy that reads numbers with ``readsDate`` set, so that no string the
-    /// coercion table reads as `NaN` or an infinity becomes a date: a date that is not finite
-    /// can be neither written nor described.
-    @inline(__always)
-    private func readingDate<Value>(_ body: () throws -> Value) rethrows -> Value {
-        let wasReadingDate = readsDate
-        readsDate = true
-        defer { readsDate = wasReadingDate }
-        return try body()
+    /// Runs a date strategy that reads numbers, and refuses the date it makes when that date is
+    /// not finite and the coercion table made a number that is not finite on the way (`"NaN"`,
+    /// `"Infinity"` in a string, inside JSON text too): a date that is not finite can be neither
+    /// written nor described, and Foundation makes one only from a number the
+    /// `nonConformingFloatDecodingStrategy` names, or that the strategy's own closure computes,
+    /// which are kept.
+    private func finiteDate(at index: Int, path: CodingPathNode, _ strategy: () throws -> Date) throws -> Date {
+        let before = nonFiniteCoercions
+        let mark = reportMark
+        let date = try strategy()
+        guard nonFiniteCoercions != before, !date.timeIntervalSinceReferenceDate.isFinite else { return date }
+        rollbackReport(to: mark)
+        throw DecodingError.typeMismatch(
+            Date.self,
+            .init(
+                codingPath: errorPath(path),
+                debugDescription:
+                    "Cannot make a date from \(describeFound(at: index)): a number read from a string that is not finite is no date."
+            ))
     }
 
     func unwrapData(at index: Int, path: CodingPathNode) throws -> Data {

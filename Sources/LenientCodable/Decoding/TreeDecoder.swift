@@ -201,9 +201,21 @@ final class TreeDecoder: Decoder {
     /// Foundation's answers. Only when that pass fails after something was refused does the type
     /// decode again with forgiveness, and the types inside take passes of their own.
     @exclusivity(unchecked) var inFoundationPass = false
-    /// Whether a date strategy is reading the value: the coercion table then reads no string as
-    /// a number that is not finite.
-    @exclusivity(unchecked) var readsDate = false
+    /// How many numbers that are not finite the coercion table read from strings, in this decoder
+    /// and the decoders it made (super decoders, JSON text): a date strategy refuses a date that
+    /// is not finite when one was read while it ran.
+    @exclusivity(unchecked) var nonFiniteCoercions = 0
+
+    /// Counts a number that is not finite read from a string, here and up the chain of decoders
+    /// that made this one, each of which may be running a date strategy.
+    func countNonFiniteCoercion() {
+        nonFiniteCoercions &+= 1
+        var sink = refusalSink
+        while let decoder = sink {
+            decoder.nonFiniteCoercions &+= 1
+            sink = decoder.refusalSink
+        }
+    }
     /// How many types' `init(from:)` are running in `.lenient`: the level a failed call was made
     /// from (see TreeDecoder+Probes.swift).
     @exclusivity(unchecked) var modelLevel = 0
@@ -358,7 +370,6 @@ final class TreeDecoder: Decoder {
         report = parent.report
         host = parent.host
         inFoundationPass = parent.inFoundationPass
-        readsDate = parent.readsDate
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)

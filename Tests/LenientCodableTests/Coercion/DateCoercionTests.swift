@@ -103,13 +103,27 @@ import Testing
         testCase.check()
     }
 
-    /// A number whose Unix time falls past the year 9999 is no date of the format list, which the encoder's own default
-    /// could not write back: `.lenient` forgives it as a missing value, with a report, where it made up a date before.
+    /// The format list reads no date that the encoder's own default could not write back: a string whose Unix time
+    /// falls past the year 9999 is refused, and forgiven with a report, where it made up a date before; a number that no
+    /// form reads as such a date is read as Foundation reads it, seconds since 2001, which the encoder then refuses to
+    /// write under its default, with an error (set a `dateEncodingStrategy` to write it).
     @Test func theFormatListReadsNoDateItsEncoderCannotWrite() throws {
-        for json in [#"{"value":1e20}"#, #"{"value":-1e20}"#, #"{"value":"1e300"}"#] {
+        for json in [#"{"value":"1e300"}"#, #"{"value":"99999999999999999999"}"#, #"{"value":"-1e20"}"#] {
             let (decoded, report) = try LenientJSONDecoder().decodeWithReport(Box<Date?>.self, from: json)
             #expect(decoded.value == nil, "\(json)")
             #expect(report.issues.map(\.kind) == [.defaulted], "\(json)")
+        }
+        for json in [#"{"value":1e20}"#, #"{"value":-1e20}"#, #"{"value":253402300800000}"#] {
+            let (decoded, report) = try LenientJSONDecoder().decodeWithReport(Box<Date>.self, from: json)
+            let foundation = try JSONDecoder().decode(Box<Date>.self, from: Data(json.utf8))
+            #expect(decoded.value == foundation.value, "\(json)")
+            #expect(report.issues.isEmpty, "\(json)")
+            #expect(throws: EncodingError.self) { try LenientJSONEncoder().encode(decoded) }
+            let encoder = LenientJSONEncoder()
+            encoder.dateEncodingStrategy = .deferredToDate
+            let decoder = LenientJSONDecoder()
+            decoder.dateDecodingStrategy = .deferredToDate
+            #expect(try decoder.decode(Box<Date>.self, from: encoder.encode(decoded)) == decoded, "\(json)")
         }
         // The last instant of the year 9999, in milliseconds, is read, and written back as it was read.
         let last = try LenientJSONDecoder().decode(Box<Date>.self, from: #"{"value":253402300799000}"#)
@@ -119,9 +133,9 @@ import Testing
         #expect(try LenientJSONDecoder().decode(Box<Date>.self, from: written) == last)
     }
 
-    /// A date strategy that reads numbers takes no `NaN` or infinity from a string the coercion table would read as
-    /// one (a `Double` property still does): a date that is not finite cannot be written or described. A custom
-    /// strategy that probes for a number first meets the same refusal, and takes its own next branch.
+    /// A date strategy that reads numbers makes no date from a `NaN` or an infinity that the coercion table read from a
+    /// string (a `Double` property still takes it): a date that is not finite cannot be written or described. A custom
+    /// strategy's closure may read such a number for itself, and make a finite date of it.
     @Test func noDateIsMadeFromANumberThatIsNotFinite() throws {
         let decoder = LenientJSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -148,6 +162,42 @@ import Testing
         encoder.dateEncodingStrategy = .secondsSince1970
         let again = try decoder.decode(Event.self, from: try encoder.encode(epoch))
         #expect(again == epoch)
+    }
+
+    /// The refusal follows the number into what the closure decodes: a model of its own, as an object or as JSON text
+    /// in a string. A closure that handles the number itself and makes a finite date keeps its date.
+    @Test func aCustomStrategysNumbersThatAreNotFinite() throws {
+        struct Seconds: Codable { var t: Double }
+        struct Ratio: Codable { var t: Double, scale: Double }
+        struct Event: Codable, Equatable { var at: Date? }
+        let throughModel = LenientJSONDecoder()
+        throughModel.dateDecodingStrategy = .custom { decoder in
+            Date(timeIntervalSince1970: try decoder.singleValueContainer().decode(Seconds.self).t)
+        }
+        for json in [#"{"at":{"t":"NaN"}}"#, #"{"at":"{\"t\":\"-Infinity\"}"}"#] {
+            let (event, report) = try throughModel.decodeWithReport(Event.self, from: json)
+            #expect(event.at == nil, "\(json)")
+            #expect(report.issues.map(\.kind).contains(.defaulted), "\(json)")
+        }
+        let handling = LenientJSONDecoder()
+        handling.dateDecodingStrategy = .custom { decoder in
+            let ratio = try decoder.singleValueContainer().decode(Ratio.self)
+            return Date(timeIntervalSince1970: ratio.scale.isFinite ? ratio.t * ratio.scale : ratio.t)
+        }
+        let (kept, report) = try handling.decodeWithReport(Event.self, from: #"{"at":{"t":10,"scale":"NaN"}}"#)
+        #expect(kept.at == Date(timeIntervalSince1970: 10))
+        #expect(report.issues.map(\.path) == ["at.scale"])
+        // Foundation's own non-finite numbers, named by the strategy, make its non-finite date.
+        let named = LenientJSONDecoder()
+        named.dateDecodingStrategy = .secondsSince1970
+        named.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .secondsSince1970
+        foundation.nonConformingFloatDecodingStrategy = named.nonConformingFloatDecodingStrategy
+        let fromFoundation = try foundation.decode(Event.self, from: Data(#"{"at":"+Inf"}"#.utf8))
+        let fromLenient = try named.decode(Event.self, from: #"{"at":"+Inf"}"#)
+        #expect(fromLenient.at == fromFoundation.at)
     }
 
     /// `.deferredToDate` reads seconds since 2001, as Foundation's `Date.init(from:)` does; in `.lenient` it is the

@@ -378,5 +378,14 @@ import Testing
         let encoder = LenientJSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         #expect(try decoder.decode(Repository.self, from: encoder.encode(repository)) == repository)
+        // A key the strategy leaves as it is, found in another case.
+        struct Link: Codable, Equatable {
+            var url: String?
+            enum CodingKeys: String, CodingKey { case url = "Url" }
+        }
+        let (link, linkReport) = try decoder.decodeWithReport(Link.self, from: #"{"url":"https://example.com"}"#)
+        #expect(link.url == "https://example.com")
+        let message = try #require(linkReport.issues.first?.message)
+        #expect(message == #"Found Url under "url" instead of "Url"."#)
     }
 }
