@@ -56,9 +56,14 @@ public final class LenientJSONDecoder: @unchecked Sendable {
     /// Changes the settings under the lock; the next decode call builds a new context.
     private func withSettings<Value>(_ body: (inout DecoderSettings) -> Value) -> Value {
         lock.lock()
-        defer { lock.unlock() }
+        let replaced = (settings, cachedContext)
         cachedContext = nil
-        return body(&settings)
+        let result = body(&settings)
+        lock.unlock()
+        // What the change replaced goes after the lock: a value's `deinit` (in `userInfo`, a
+        // converter's closure) may use this decoder.
+        withExtendedLifetime(replaced) {}
+        return result
     }
 
     /// Reads the settings under the lock.
@@ -101,8 +106,12 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         // of a shared decoder's options from two threads cannot lose either change.
         _modify {
             lock.lock()
-            defer { lock.unlock() }
+            let replaced = (settings, cachedContext)
             cachedContext = nil
+            defer {
+                lock.unlock()
+                withExtendedLifetime(replaced) {}
+            }
             yield &settings.options
         }
     }
@@ -149,8 +158,12 @@ public final class LenientJSONDecoder: @unchecked Sendable {
         // `decoder.userInfo[key] = value` from several threads keeps every key.
         _modify {
             lock.lock()
-            defer { lock.unlock() }
+            let replaced = (settings, cachedContext)
             cachedContext = nil
+            defer {
+                lock.unlock()
+                withExtendedLifetime(replaced) {}
+            }
             yield &settings.userInfo
         }
     }

@@ -89,9 +89,13 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     /// Changes the settings under the lock; the next call builds a new configuration from them.
     private func updateSettings(_ body: (inout EncoderSettings) -> Void) {
         lock.lock()
-        defer { lock.unlock() }
+        let replaced = (settings, configuration)
         body(&settings)
         configuration = nil
+        lock.unlock()
+        // What the change replaced goes after the lock: a value's `deinit` (in `userInfo`, a
+        // converter's closure) may use this encoder.
+        withExtendedLifetime(replaced) {}
     }
 
     /// The root encoder for a call that starts now, with the settings as they are now: the spare
@@ -229,9 +233,11 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         // registration cannot be lost between a read and a write.
         _modify {
             lock.lock()
+            let replaced = (settings, configuration)
             defer {
                 configuration = nil
                 lock.unlock()
+                withExtendedLifetime(replaced) {}
             }
             yield &settings.converters
         }
@@ -268,9 +274,11 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         // `encoder.userInfo[key] = value` from several threads keeps every key.
         _modify {
             lock.lock()
+            let replaced = (settings, configuration)
             defer {
                 configuration = nil
                 lock.unlock()
+                withExtendedLifetime(replaced) {}
             }
             yield &settings.userInfo
         }

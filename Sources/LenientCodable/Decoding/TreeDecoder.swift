@@ -553,6 +553,10 @@ final class TreeDecoder: Decoder {
             decoder.recyclesContainerStates = true
             defer {
                 decoder.stopRecyclingContainerStates()
+                // The report is handed out: what a kept container reads later changes neither it
+                // nor the bookkeeping of reads that went into it.
+                decoder.report = nil
+                decoder.readKeys = nil
                 keepInputIfRetained(&decoder)
             }
             decoder.report = report

@@ -152,11 +152,14 @@ final class KeyPlan: @unchecked Sendable {
     /// The JSON key that the type's strategy gives a property.
     func strategyKey(for propertyName: String) -> KeyBytes? {
         guard let strategy else { return nil }
+        if let cached = lock.withLock({ strategyKeys[propertyName] }) { return cached }
+        // The strategy is user code, run outside the lock: a `.custom` closure may decode, and
+        // meet this plan again.
+        let text = strategy.jsonKey(for: propertyName)
+        let key = KeyBytes(text)
         lock.lock()
         defer { lock.unlock() }
         if let cached = strategyKeys[propertyName] { return cached }
-        let text = strategy.jsonKey(for: propertyName)
-        let key = KeyBytes(text)
         if strategyKeys.count < KeyPlan.maximumCachedStrategyKeys {
             strategyKeys[propertyName] = key
             namesByStrategyKey[text, default: []].append(propertyName)
