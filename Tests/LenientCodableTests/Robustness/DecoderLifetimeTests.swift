@@ -104,4 +104,26 @@ import Testing
         watch.kept.removeAll()
         #expect(watch.alive == 0)
     }
+    /// A decoder's contexts refer to it weakly: a decoder that learned types, and whose model kept
+    /// its `Decoder`, goes when its last owner lets go, and the kept decoder still reads, with the
+    /// settings its call started with.
+    @Test func aDecoderThatLearnedTypesGoesWithItsLastOwner() throws {
+        struct Inner: Codable, Equatable { var n: Int }
+        final class Keeper: Decodable {
+            let decoder: any Decoder
+            init(from decoder: any Decoder) throws { self.decoder = decoder }
+        }
+        enum Key: String, CodingKey { case inner }
+        weak var released: LenientJSONDecoder?
+        var keeper: Keeper?
+        do {
+            let decoder = LenientJSONDecoder()
+            released = decoder
+            for _ in 0..<3 { _ = try decoder.decode([Inner].self, from: #"[{"n":1},{"n":"2"}]"#) }
+            keeper = try decoder.decode(Keeper.self, from: #"{"inner":{"n":"3"}}"#)
+        }
+        #expect(released == nil)
+        let container = try #require(keeper).decoder.container(keyedBy: Key.self)
+        #expect(try container.decode(Inner.self, forKey: .inner) == Inner(n: 3))
+    }
 }
