@@ -278,30 +278,40 @@ extension TreeDecoder.KeyedContainer {
             reads.steps.formUnion(mapped.steps)
             siblingReads.append(isRead)
         }
+        let members = firstMembers(of: objectIndex) { keyIndex, key -> JSONValue? in
+            let valueIndex = keyIndex + 1
+            guard !reads.ends.contains(valueIndex), !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
+                !siblingReads.contains(where: { $0(keyIndex) }),
+                let value = reads.steps.contains(valueIndex)
+                    ? unread(in: valueIndex, reads: reads, path: codingPathNode.appending(AnyCodingKey(key)))
+                    : keptValue(valueIndex, node: keyIndex, path: codingPathNode.appending(AnyCodingKey(key)))
+            else { return nil }
+            // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
+            decoder.readKeys?.insert(keyIndex)
+            if decoder.readKeys != nil { decoder.occasional.keptMembers.insert(keyIndex) }
+            if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(keyIndex) }
+            return value
+        }
+        return UnknownKeys(JSONObject(uniqueMembers: members))
+    }
+
+    /// The members of the object at `objectIndex` that a bag keeps: for each key, its first
+    /// member (as Foundation reads duplicates), with the value `keep` gives it from the member's
+    /// key node and key, or left out where `keep` gives `nil`. Members in document order.
+    private func firstMembers(
+        of objectIndex: Int, _ keep: (_ keyIndex: Int, _ key: String) -> JSONValue?
+    ) -> [(key: String, value: JSONValue)] {
         let tree = decoder.tree
         let end = tree.next(after: objectIndex)
         var members: [(key: String, value: JSONValue)] = []
         var seen = Set<String>()
         var keyIndex = objectIndex + 1
         while keyIndex < end {
-            let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
-            if seen.insert(key).inserted, !reads.ends.contains(valueIndex),
-                !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
-                !siblingReads.contains(where: { $0(keyIndex) }),
-                let value = reads.steps.contains(valueIndex)
-                    ? unread(in: valueIndex, reads: reads, path: codingPathNode.appending(AnyCodingKey(key)))
-                    : keptValue(valueIndex, node: keyIndex, path: codingPathNode.appending(AnyCodingKey(key)))
-            {
-                members.append((key: key, value: value))
-                // Kept whole, also what it holds that no nested key read: nothing in it is unknown.
-                decoder.readKeys?.insert(keyIndex)
-                if decoder.readKeys != nil { decoder.occasional.keptMembers.insert(keyIndex) }
-                if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(keyIndex) }
-            }
-            keyIndex = tree.next(after: valueIndex)
+            if seen.insert(key).inserted, let value = keep(keyIndex, key) { members.append((key: key, value: value)) }
+            keyIndex = tree.next(after: keyIndex + 1)
         }
-        return UnknownKeys(JSONObject(uniqueMembers: members))
+        return members
     }
 
     /// The JSON of a value a bag keeps, without what holds text that is not JSON (see
@@ -330,18 +340,8 @@ extension TreeDecoder.KeyedContainer {
         }
         let end = tree.next(after: valueIndex)
         if kind == .object {
-            var members: [(key: String, value: JSONValue)] = []
-            var seen = Set<String>()
-            var keyIndex = valueIndex + 1
-            while keyIndex < end {
-                let key = tree.string(at: keyIndex)
-                if seen.insert(key).inserted,
-                    let value = keptValue(
-                        keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)), levels: levels + 1)
-                {
-                    members.append((key: key, value: value))
-                }
-                keyIndex = tree.next(after: keyIndex + 1)
+            let members = firstMembers(of: valueIndex) { keyIndex, key in
+                keptValue(keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)), levels: levels + 1)
             }
             return .object(JSONObject(uniqueMembers: members))
         }
@@ -420,17 +420,8 @@ extension TreeDecoder.KeyedContainer {
             return keptValue(child, node: node, path: path)
         }
         if tree[index].kind == .object {
-            var members: [(key: String, value: JSONValue)] = []
-            var seen = Set<String>()
-            var keyIndex = index + 1
-            while keyIndex < end {
-                let key = tree.string(at: keyIndex)
-                if seen.insert(key).inserted,
-                    let value = rest(of: keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)))
-                {
-                    members.append((key: key, value: value))
-                }
-                keyIndex = tree.next(after: keyIndex + 1)
+            let members = firstMembers(of: index) { keyIndex, key in
+                rest(of: keyIndex + 1, node: keyIndex, path: path.appending(AnyCodingKey(key)))
             }
             return members.isEmpty ? nil : .object(JSONObject(uniqueMembers: members))
         }
