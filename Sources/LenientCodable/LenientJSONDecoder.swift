@@ -374,7 +374,9 @@ struct ConfiguredBox<T: DecodableWithConfiguration>: Decodable, ConfigurationCar
 /// types makes a successor that knows them, which the decoder hands to the calls after it.
 ///
 /// `@unchecked Sendable`: every stored property is a constant, and `owner` is a weak reference,
-/// which the runtime reads and clears atomically.
+/// which the runtime reads and clears atomically. What keeps a context alive: its decoder's
+/// cache and every call or kept `Decoder` that uses it; it keeps nothing of its decoder alive
+/// (tested by `aDecoderThatLearnedTypesGoesWithItsLastOwner`, with a model's `Decoder` kept).
 final class DecodeContext: @unchecked Sendable {
     let settings: DecoderSettings
     /// `settings.userInfo` as `Decoder.userInfo` hands it out.
