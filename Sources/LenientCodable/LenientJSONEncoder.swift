@@ -303,7 +303,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///   top-level value encodes nothing or nests containers 512 levels deep; with the path of
     ///   the model and a ``KeyMappingError`` as `underlyingError` for a ``KeyMapping`` that names
     ///   no property, has an empty key, or writes a property where other properties' nested keys
-    ///   go. Errors thrown by the value's own `encode(to:)` pass through.
+    ///   go; with the path of the value when it nests deeper than the stack of the current
+    ///   thread leaves room to encode (a thread of 512 KB holds about 275 levels of models).
+    ///   Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         var root = takeRoot()
         defer { giveBack(&root) }
@@ -451,6 +453,7 @@ extension TreeEncoder {
         with root: TreeEncoder, for value: T, _ body: (TreeEncoder) throws -> Void
     ) throws {
         let tree = root.tree
+        tree.stackGuard = StackGuard(maximumReserve: 64 * 1024)
         do {
             try body(root)
         } catch is NestedTooDeep {

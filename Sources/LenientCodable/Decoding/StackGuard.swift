@@ -11,7 +11,7 @@ import Glibc
 import Musl
 #endif
 
-/// Keeps a decode off the end of its thread's stack.
+/// Keeps a decode, or an encode, off the end of its thread's stack.
 ///
 /// The one nesting budget of 512 levels bounds the stack a decode needs, but not below what a
 /// small thread has: Apple platforms give secondary threads 512 KB, musl 128 KB, and a model
@@ -28,15 +28,26 @@ struct StackGuard {
     /// even where the caller has used half the stack, and more than a small document takes in a
     /// release build, which then never pays for the first check's look at the thread.
     static let unguardedBytes: UInt = 16 * 1024
-    /// Stack left for the frames of a model's own code, the error and what catches it: 128 KB,
-    /// or a quarter of a smaller thread's stack (at least 16 KB), so that a small thread still
-    /// decodes what fits in it.
-    static func reserve(ofStack size: UInt) -> UInt {
-        min(128 * 1024, max(16 * 1024, size / 4))
+    /// Stack left for the frames of a model's own code, the error and what catches it: at most
+    /// ``maximumReserve``, or a quarter of a smaller thread's stack (at least 16 KB), so that a
+    /// small thread still decodes what fits in it.
+    func reserve(ofStack size: UInt) -> UInt {
+        min(maximumReserve, max(16 * 1024, size / 4))
     }
 
+    /// The most stack kept in reserve: 128 KB for a decode, whose levels run hooks, type choices
+    /// and coercions between two checks. An encode keeps 64 KB: between two checks it runs one
+    /// level of `encode(to:)`, and a model level takes about 1.4 KB of a release build's stack,
+    /// so a larger reserve would refuse values `JSONEncoder` encodes on a 512 KB thread (it
+    /// overflows from about 330 levels there).
+    let maximumReserve: UInt
     /// An address in the frame of the code that began the decode, kept as a number.
     private let start = StackGuard.currentAddress()
+
+    /// A guard for a decode or encode that begins in the caller's frame.
+    init(maximumReserve: UInt = 128 * 1024) {
+        self.maximumReserve = maximumReserve
+    }
     /// The thread whose stack ``floor`` describes, where its bounds could not be known.
     private var thread: pthread_t?
     /// The lowest address of the known stack plus its reserve; 0 where it cannot be known.
@@ -75,7 +86,7 @@ struct StackGuard {
             // runtime for the first time is made now, while there is room.
             _ = StackGuard.refusalTypesMade
             if let stack = Thread.isMainThread ? StackGuard.mainThreadStack : StackGuard.currentStack() {
-                reserve = StackGuard.reserve(ofStack: stack.size)
+                reserve = self.reserve(ofStack: stack.size)
                 floor = stack.lowest &+ reserve
                 top = stack.lowest &+ stack.size
             } else {

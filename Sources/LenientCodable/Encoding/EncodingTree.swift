@@ -145,6 +145,10 @@ final class EncodingTree {
     /// itself, where the tag wins (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``). Only
     /// assigned whole, so exempt from the dynamic exclusivity check.
     @exclusivity(unchecked) var payloadTag: (node: Int32, key: String)?
+    /// Keeps the call off the end of its thread's stack (``StackGuard``), made anew as each call
+    /// starts (``TreeEncoder/encodeTree(with:for:_:)``). Only used by the call's own encoders,
+    /// one at a time, so exempt from the dynamic exclusivity check.
+    @exclusivity(unchecked) var stackGuard = StackGuard()
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>

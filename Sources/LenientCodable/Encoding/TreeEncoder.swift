@@ -151,6 +151,9 @@ final class TreeEncoder: Encoder {
         _ value: T, with encoder: TreeEncoder, into node: Int32, fillsEmpty: Bool
     ) throws {
         if encoder.depth > Self.maximumDepth { throw NestedTooDeep() }
+        if tree.stackGuard.needsCheck(depth: encoder.depth) {
+            try encoder.checkStack(value, depth: encoder.depth, suffix: .root)
+        }
         // The dynamic type: a subclass stored in a property of its superclass's type encodes
         // with its own containers, so its own key plan and hooks apply.
         let valueType: Any.Type = type(of: value)
@@ -476,6 +479,9 @@ final class TreeEncoder: Encoder {
             tree.setLiteral(node, text)
         case .array(let elements):
             guard level < Self.maximumDepth else { throw NestedTooDeep() }
+            if tree.stackGuard.needsCheck(depth: depth &+ level) {
+                try checkStack(value, depth: depth &+ level, suffix: path)
+            }
             tree.makeArray(node)
             for (index, element) in elements.enumerated() {
                 let child = tree.appendElement(to: node)
@@ -485,6 +491,9 @@ final class TreeEncoder: Encoder {
             }
         case .object(let object):
             guard level < Self.maximumDepth else { throw NestedTooDeep() }
+            if tree.stackGuard.needsCheck(depth: depth &+ level) {
+                try checkStack(value, depth: depth &+ level, suffix: path)
+            }
             tree.makeObject(node)
             for (memberKey, memberValue) in object {
                 let codingKey = DictionaryCodingKey(memberKey, hasIntValue: false)
@@ -496,6 +505,32 @@ final class TreeEncoder: Encoder {
                     convertsKeys: convertsKeys)
             }
         }
+    }
+}
+
+extension TreeEncoder {
+    /// Refuses to encode a value deeper when the thread's stack is nearly spent (``StackGuard``),
+    /// as the decoder refuses to decode one: a value decoded on a thread with a larger stack, or
+    /// a ``JSONValue`` kept from a document, can nest deeper than a small thread can encode. The
+    /// refusal is also kept as the call's pending error, so that it fails the call even where a
+    /// model's `try?` swallowed it.
+    ///
+    /// - Parameters:
+    ///   - value: The value that was to be encoded.
+    ///   - depth: How many values it is nested in.
+    ///   - suffix: Its keys below this encoder.
+    @inline(never)
+    func checkStack<T>(_ value: T, depth: Int, suffix: EncoderPathNode) throws {
+        guard tree.stackGuard.isExhausted() else { return }
+        let error = EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: codingPath + suffix.keys,
+                debugDescription:
+                    "The value nests \(depth) levels deep, more than the stack of this thread leaves room to encode; encode it on a thread with a larger stack."
+            ))
+        tree.record(error)
+        throw error
     }
 }
 

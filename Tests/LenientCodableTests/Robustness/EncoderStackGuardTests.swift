@@ -1,0 +1,216 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// What a decoder accepts, its encoder must write or refuse cleanly on any thread: a `JSONValue`, a kept
+/// `UnknownKeys` bag or a recursive model decoded from a document nested 500 levels deep can need more stack to
+/// encode than a small thread has. The encode ends with an `EncodingError` that says so — never a crash, and never
+/// JSON cut short where a model's own `try?` swallowed the error.
+@Suite struct EncoderStackGuardTests {
+    final class Node: Codable, Sendable {
+        let child: Node?
+        let number: Int
+    }
+
+    /// A model that swallows its child's error when it encodes, as hand-written models do.
+    final class Swallowing: Codable, Sendable {
+        let child: Swallowing?
+
+        enum CodingKeys: String, CodingKey { case child }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try? container.encodeIfPresent(child, forKey: .child)
+        }
+    }
+
+    /// A model whose hook sees every level's JSON as it is encoded.
+    final class Hooked: Codable, EncodingHooks, Sendable {
+        let child: Hooked?
+
+        func didEncode(_ json: inout JSONValue) throws {
+            json["hooked"] = true
+        }
+    }
+
+    struct Bag: Codable, Sendable {
+        var id: Int
+        var rest: UnknownKeys
+    }
+
+    static let levels = 500
+
+    static func nested(_ levels: Int) -> String {
+        String(repeating: #"{"number":1,"child":"#, count: levels - 1) + #"{"number":1}"#
+            + String(repeating: "}", count: levels - 1)
+    }
+
+    static func arrays(_ levels: Int) -> String {
+        String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case encoded(Data)
+        case refused(String)
+        case otherError(String)
+    }
+
+    static func outcome(_ body: () throws -> Data) -> Outcome {
+        do {
+            return .encoded(try body())
+        } catch EncodingError.invalidValue(_, let context)
+            where context.debugDescription.contains("stack of this thread")
+        {
+            return .refused(context.debugDescription)
+        } catch {
+            return .otherError("\(error)")
+        }
+    }
+
+    /// Where a value decoded on one thread is read on another. Read by one thread at a time: each thread that
+    /// reads or writes it is waited for before the next starts.
+    final class Holder<Value>: @unchecked Sendable {
+        var value: Value?
+    }
+
+    /// Decodes `text` on a large stack, runs `body` with the value on a thread of `kilobytes`, and releases the
+    /// value on a large stack again: a value nested 500 levels deep is released by recursion, which can need more
+    /// stack than the small thread has (a limit of `JSONValue` and of every nested Swift value, `JSONEncoder`'s
+    /// input included, not of the encoder).
+    static func onSmallThread<T: Decodable & Sendable, R: Sendable>(
+        _ type: T.Type, from text: String, kilobytes: Int, _ body: @escaping @Sendable (T) -> R
+    ) throws -> R {
+        let holder = Holder<T>()
+        try runOnThread(stackSize: 16 << 20) {
+            holder.value = try? LenientJSONDecoder().decode(T.self, from: Data(text.utf8))
+        }
+        try #require(holder.value != nil)
+        let result = try runOnThread(stackSize: kilobytes << 10) { () -> R? in
+            holder.value.map(body)
+        }
+        try runOnThread(stackSize: 16 << 20) { holder.value = nil }
+        return try #require(result)
+    }
+
+    /// Decodes on a large stack, then encodes on a thread of `kilobytes`.
+    static func encodeOnThread<T: Codable & Sendable>(_ type: T.Type, from text: String, kilobytes: Int) throws
+        -> Outcome
+    {
+        try onSmallThread(T.self, from: text, kilobytes: kilobytes) { value in
+            Self.outcome { try LenientJSONEncoder().encode(value) }
+        }
+    }
+
+    /// Whether `data` decodes, on a large stack, to JSON equal to `text`.
+    static func writes(_ data: Data, theJSONOf text: String) throws -> Bool {
+        try runOnThread(stackSize: 16 << 20) {
+            let decoder = LenientJSONDecoder(options: .strict)
+            let written = try? decoder.decode(JSONValue.self, from: data)
+            let expected = try? decoder.decode(JSONValue.self, from: Data(text.utf8))
+            return written != nil && written == expected
+        }
+    }
+
+    @Test(arguments: [96, 128, 256, 512])
+    func aDeepJSONValueEncodesOrFailsCleanly(kilobytes: Int) throws {
+        let text = Self.arrays(Self.levels)
+        switch try Self.encodeOnThread(JSONValue.self, from: text, kilobytes: kilobytes) {
+        case .encoded(let data):
+            // 500 levels take more than 96 KB in any build.
+            #expect(kilobytes > 96)
+            #expect(try Self.writes(data, theJSONOf: text))
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    @Test(arguments: [96, 128, 256, 512])
+    func aDeepKeptUnknownKeyEncodesOrFailsCleanly(kilobytes: Int) throws {
+        let text = #"{"id":1,"kept":"# + Self.arrays(Self.levels) + "}"
+        switch try Self.encodeOnThread(Bag.self, from: text, kilobytes: kilobytes) {
+        case .encoded(let data):
+            #expect(kilobytes > 96)
+            #expect(try Self.writes(data, theJSONOf: text))
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    @Test(arguments: [96, 128, 256, 512])
+    func aDeepModelEncodesOrFailsCleanly(kilobytes: Int) throws {
+        let text = Self.nested(Self.levels)
+        switch try Self.encodeOnThread(Node.self, from: text, kilobytes: kilobytes) {
+        case .encoded(let data):
+            #expect(kilobytes > 96)
+            #expect(try Self.writes(data, theJSONOf: text))
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    @Test(arguments: [96, 256])
+    func deepHookedModelsEncodeOrFailCleanly(kilobytes: Int) throws {
+        let text =
+            String(repeating: #"{"child":"#, count: Self.levels - 1) + "{}"
+            + String(repeating: "}", count: Self.levels - 1)
+        let expected =
+            String(repeating: #"{"hooked":true,"child":"#, count: Self.levels - 1) + #"{"hooked":true}"#
+            + String(repeating: "}", count: Self.levels - 1)
+        switch try Self.encodeOnThread(Hooked.self, from: text, kilobytes: kilobytes) {
+        case .encoded(let data):
+            #expect(kilobytes > 96)
+            #expect(try Self.writes(data, theJSONOf: expected))
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+    }
+
+    @Test func aSwallowedRefusalStillFailsTheEncode() throws {
+        let text =
+            String(repeating: #"{"child":"#, count: Self.levels - 1) + "{}"
+            + String(repeating: "}", count: Self.levels - 1)
+        let outcome = try Self.encodeOnThread(Swallowing.self, from: text, kilobytes: 96)
+        // Not JSON cut short where the stack ran out and the model's `try?` swallowed the refusal.
+        guard case .refused = outcome else {
+            Issue.record("Expected the encode to be refused, got \(outcome)")
+            return
+        }
+    }
+
+    @Test func theSameValuesEncodeWhereTheStackIsLarge() throws {
+        let arrays = Self.arrays(Self.levels)
+        let bag = #"{"id":1,"kept":"# + Self.arrays(Self.levels) + "}"
+        let nested = Self.nested(Self.levels)
+        for (outcome, text) in [
+            (try Self.encodeOnThread(JSONValue.self, from: arrays, kilobytes: 16 << 10), arrays),
+            (try Self.encodeOnThread(Bag.self, from: bag, kilobytes: 16 << 10), bag),
+            (try Self.encodeOnThread(Node.self, from: nested, kilobytes: 16 << 10), nested),
+        ] {
+            guard case .encoded(let data) = outcome else {
+                Issue.record("Expected the value to encode, got \(outcome)")
+                continue
+            }
+            #expect(try Self.writes(data, theJSONOf: text))
+        }
+    }
+
+    @Test func theEncodersOtherOutputsAreGuardedToo() throws {
+        let text = Self.arrays(Self.levels)
+        let outcomes = try Self.onSmallThread(JSONValue.self, from: text, kilobytes: 96) { value in
+            let encoder = LenientJSONEncoder()
+            return [
+                Self.outcome { Data("\(try encoder.encodeToJSONValue(value))".utf8) },
+                Self.outcome { Data("\(try encoder.encodeToJSONObject(value))".utf8) },
+            ]
+        }
+        for outcome in outcomes {
+            guard case .refused = outcome else {
+                Issue.record("Expected the encode to be refused, got \(outcome)")
+                continue
+            }
+        }
+    }
+}
