@@ -84,7 +84,7 @@ struct StackGuard {
             thread = current
             // The refusal's error is built near the end of the stack: what it needs of the
             // runtime for the first time is made now, while there is room.
-            _ = StackGuard.refusalTypesMade
+            _ = StackGuard.firstUsesMade
             if let stack = Thread.isMainThread ? StackGuard.mainThreadStack : StackGuard.currentStack() {
                 reserve = self.reserve(ofStack: stack.size)
                 floor = stack.lowest &+ reserve
@@ -102,13 +102,25 @@ struct StackGuard {
     /// The main thread's stack, looked up once: on Linux that reads the process's memory map.
     private static let mainThreadStack = currentStack()
 
-    /// Whether the types of the refusal's error have been made once in this process (the first
-    /// `[any CodingKey]` with an element makes its storage's metadata, through several frames of
-    /// the runtime).
-    private static let refusalTypesMade: Bool = {
+    /// Whether what the runtime makes on first use, and a refusal or an encode needs near the end
+    /// of the stack, has been made once in this process: the storage of the first
+    /// `[any CodingKey]` with an element (a refusal's coding path), and the boxes through which
+    /// a `Mirror`'s children are first iterated (the encoder reflects the first value of each
+    /// type after its members, at the deepest level it reaches). Each first use goes through
+    /// tens of kilobytes of the runtime's frames.
+    static let firstUsesMade = makeFirstUses()
+
+    /// Makes the first uses of ``firstUsesMade``. Not optimized, so that the compiler keeps
+    /// uses whose results it could otherwise work out itself.
+    @_optimize(none)
+    private static func makeFirstUses() -> Bool {
+        final class Reflected { let member = 0 }
+        struct ReflectedStruct { let member = 0 }
         let path: [any CodingKey] = [AnyCodingKey("")]
-        return !path.isEmpty
-    }()
+        let classMembers = Mirror(reflecting: Reflected()).children.contains { $0.label == nil }
+        let structMembers = Mirror(reflecting: ReflectedStruct()).children.contains { $0.label == nil }
+        return !path.isEmpty || classMembers || structMembers
+    }
 
     /// An address in the caller's frame.
     @inline(never)

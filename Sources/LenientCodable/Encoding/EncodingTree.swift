@@ -145,10 +145,11 @@ final class EncodingTree {
     /// itself, where the tag wins (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``). Only
     /// assigned whole, so exempt from the dynamic exclusivity check.
     @exclusivity(unchecked) var payloadTag: (node: Int32, key: String)?
-    /// Keeps the call off the end of its thread's stack (``StackGuard``), made anew as each call
-    /// starts (``TreeEncoder/encodeTree(with:for:_:)``). Only used by the call's own encoders,
-    /// one at a time, so exempt from the dynamic exclusivity check.
-    @exclusivity(unchecked) var stackGuard = StackGuard()
+    /// Keeps the calls off the end of their thread's stack (``TreeEncoder/checkStack(_:depth:suffix:)``).
+    /// What it knows of a thread's stack serves the tree's next calls, and a call on another
+    /// thread finds its address outside that stack and looks again. Only used by the encoders of
+    /// the call under way, one at a time, so exempt from the dynamic exclusivity check.
+    @exclusivity(unchecked) var stackGuard = StackGuard(maximumReserve: 64 * 1024)
     /// The mutable state of the call, in one allocation.
     private struct State {
         var nodes: UnsafeMutablePointer<EncodedNode>
@@ -315,6 +316,7 @@ final class EncodingTree {
     }
 
     deinit {
+        if !state.pointee.jsonLeaves.isEmpty { Self.letGo(&state.pointee.jsonLeaves) }
         let nodes = state.pointee.nodes
         Self.deinitialize(nodes, count: state.pointee.count)
         free(nodes)
@@ -397,7 +399,7 @@ final class EncodingTree {
             state.pointee.pendingError = nil
         }
         if !state.pointee.memberTables.isEmpty { state.pointee.memberTables = [:] }
-        if !state.pointee.jsonLeaves.isEmpty { state.pointee.jsonLeaves = [:] }
+        if !state.pointee.jsonLeaves.isEmpty { Self.letGo(&state.pointee.jsonLeaves) }
         if state.pointee.snakeCaseKeys.count > Self.reusableSnakeCaseKeyLimit { state.pointee.snakeCaseKeys = [:] }
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
         if !absentMembers.isEmpty { absentMembers = [] }
@@ -833,6 +835,19 @@ final class EncodingTree {
         nodes[Int(node)].bits = Self.everyKey
     }
 
+    /// Container levels past which a hook's JSON is let go one level at a time.
+    static let deepLeafHeight = 32
+
+    /// Lets go of the JSON that hooks returned. JSON nested more than ``deepLeafHeight`` levels
+    /// is released one level at a time (``JSONValue/releaseIteratively(_:)``): releasing it by
+    /// recursion could take more stack than the thread that ends the call has left.
+    private static func letGo(_ leaves: inout [Int32: (value: JSONValue, height: Int)]) {
+        for index in leaves.values.indices where leaves.values[index].height > deepLeafHeight {
+            JSONValue.releaseIteratively(&leaves.values[index].value)
+        }
+        leaves = [:]
+    }
+
     /// Whether any node of the call was a `json` node.
     var hasJSONLeaves: Bool { !state.pointee.jsonLeaves.isEmpty }
 
@@ -857,7 +872,8 @@ final class EncodingTree {
     /// as they would have had the value been copied into nodes at once.
     @inline(never)
     func expandJSONLeaf(_ node: Int32) {
-        let value = state.pointee.jsonLeaves.removeValue(forKey: node)?.value ?? [:]
+        var (value, height) = state.pointee.jsonLeaves.removeValue(forKey: node) ?? (value: [:], height: 1)
+        defer { if height > Self.deepLeafHeight { JSONValue.releaseIteratively(&value) } }
         let later = (first: nodes[Int(node)].firstChild, last: nodes[Int(node)].lastChild)
         let laterCount = nodes[Int(node)].childCount
         nodes[Int(node)].kind = .unset

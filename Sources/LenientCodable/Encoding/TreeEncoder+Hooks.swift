@@ -34,9 +34,9 @@ extension TreeEncoder {
             throw Self.hookError(error, value: value, codingPath: codingPath)
         }
         tree.clear(node)
-        if case .array = json, let height = Self.checkedHeight(of: json, level: 0, kept: kept) {
+        if case .array = json, let height = checkedHeight(of: json, level: 0, kept: kept) {
             tree.setJSONLeaf(node, json, height: height)
-        } else if case .object = json, let height = Self.checkedHeight(of: json, level: 0, kept: kept) {
+        } else if case .object = json, let height = checkedHeight(of: json, level: 0, kept: kept) {
             tree.setJSONLeaf(node, json, height: height)
         } else {
             // A scalar, or JSON that fails the checks: copied into nodes, which throws the error.
@@ -46,9 +46,10 @@ extension TreeEncoder {
 
     /// The number of container levels in JSON a hook returned, when it passes the checks that
     /// ``insert(_:into:key:)`` makes (every number is a JSON number, and containers nest fewer
-    /// than ``maximumDepth`` levels below `level`); `nil` when it fails one. Containers found in
-    /// `kept` passed them when they were kept, and are not walked again.
-    private static func checkedHeight(of value: JSONValue, level: Int, kept: EncodingTree.KeptJSON) -> Int? {
+    /// than ``maximumDepth`` levels below `level`, and the stack has room for them); `nil` when it
+    /// fails one. Containers found in `kept` passed them when they were kept, and are not walked
+    /// again.
+    private func checkedHeight(of value: JSONValue, level: Int, kept: EncodingTree.KeptJSON) -> Int? {
         switch value {
         case .null, .bool, .string:
             return 0
@@ -62,13 +63,16 @@ extension TreeEncoder {
     }
 
     /// ``checkedHeight(of:level:kept:)`` of a container, given its values.
-    private static func checkedHeight(
+    private func checkedHeight(
         of container: JSONValue, children: some Sequence<JSONValue>, level: Int, kept: EncodingTree.KeptJSON
     ) -> Int? {
-        if let keptHeight = keptHeight(of: container, kept: kept) {
-            return level + keptHeight <= maximumDepth ? keptHeight : nil
+        if let keptHeight = Self.keptHeight(of: container, kept: kept) {
+            return level + keptHeight <= Self.maximumDepth ? keptHeight : nil
         }
-        guard level < maximumDepth else { return nil }
+        guard level < Self.maximumDepth else { return nil }
+        // Where the stack is nearly spent, the check fails, and `insert(taking:into:key:)`, which
+        // copies the JSON instead, refuses it with the stack's error (``checkStack(_:depth:suffix:)``).
+        if depth &+ level > Self.unguardedDepth && tree.stackGuard.isExhausted() { return nil }
         var height = 0
         for child in children {
             guard let childHeight = checkedHeight(of: child, level: level + 1, kept: kept) else { return nil }

@@ -168,6 +168,41 @@ import Testing
         }
     }
 
+    /// A hook that returns JSON 500 levels deep, whose checks (numbers, depth) walk it by recursion.
+    struct DeepHook: Encodable, EncodingHooks, Sendable {
+        var id = 1
+
+        func didEncode(_ json: inout JSONValue) throws {
+            var deep: JSONValue = 1
+            for _ in 0..<EncoderStackGuardTests.levels { deep = ["level": deep] }
+            json["deep"] = deep
+        }
+    }
+
+    @Test(arguments: [96, 128, 256, 512])
+    func aHookReturningDeepJSONEncodesOrFailsCleanly(kilobytes: Int) throws {
+        let expected =
+            #"{"id":1,"deep":"# + String(repeating: #"{"level":"#, count: Self.levels) + "1"
+            + String(repeating: "}", count: Self.levels + 1)
+        let outcome = try runOnThread(stackSize: kilobytes << 10) {
+            Self.outcome { try LenientJSONEncoder().encode(DeepHook()) }
+        }
+        switch outcome {
+        case .encoded(let data): #expect(try Self.writes(data, theJSONOf: expected))
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+        // The same hook where the stack is large.
+        let large = try runOnThread(stackSize: 16 << 20) {
+            Self.outcome { try LenientJSONEncoder().encode(DeepHook()) }
+        }
+        guard case .encoded(let data) = large else {
+            Issue.record("Expected the value to encode, got \(large)")
+            return
+        }
+        #expect(try Self.writes(data, theJSONOf: expected))
+    }
+
     @Test func aSwallowedRefusalStillFailsTheEncode() throws {
         let text =
             String(repeating: #"{"child":"#, count: Self.levels - 1) + "{}"
