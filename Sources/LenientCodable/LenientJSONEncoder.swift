@@ -374,6 +374,9 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             return try tree.jsonObject(at: EncodingTree.root)
         } catch .tooDeep {
             throw TreeEncoder.depthError(topLevelValue: value)
+        } catch .stackSpent(let depth) {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: TreeEncoder.stackRefusal(depth: depth)))
         } catch .numberOutOfRange(let text) {
             throw EncodingError.invalidValue(
                 value,

@@ -106,8 +106,9 @@ struct StackGuard {
     /// of the stack, has been made once in this process: the storage of the first
     /// `[any CodingKey]` with an element (a refusal's coding path), and the boxes through which
     /// a `Mirror`'s children are first iterated (the encoder reflects the first value of each
-    /// type after its members, at the deepest level it reaches). Each first use goes through
-    /// tens of kilobytes of the runtime's frames.
+    /// type after its members, at the deepest level it reaches), and the objects
+    /// `encodeToJSONObject` makes. Each first use goes through tens of kilobytes of the runtime's
+    /// frames.
     static let firstUsesMade = makeFirstUses()
 
     /// Makes the first uses of ``firstUsesMade``. Not optimized, so that the compiler keeps
@@ -119,7 +120,9 @@ struct StackGuard {
         let path: [any CodingKey] = [AnyCodingKey("")]
         let classMembers = Mirror(reflecting: Reflected()).children.contains { $0.label == nil }
         let structMembers = Mirror(reflecting: ReflectedStruct()).children.contains { $0.label == nil }
-        return !path.isEmpty || classMembers || structMembers
+        // What `encodeToJSONObject` makes at the deepest level of its value.
+        let objects: [Any] = [NSNumber(value: true), NSNull(), ["": NSNumber(value: 1)] as [String: Any]]
+        return !path.isEmpty || classMembers || structMembers || objects.isEmpty
     }
 
     /// An address in the caller's frame.

@@ -9,6 +9,8 @@ enum JSONObjectFailure: Error {
     case tooDeep
     /// A number literal that no `NSNumber` holds (`1e400`).
     case numberOutOfRange(String)
+    /// The thread's stack is nearly spent this many levels deep (``StackGuard``).
+    case stackSpent(depth: Int)
 }
 
 extension EncodingTree {
@@ -127,6 +129,9 @@ extension EncodingTree {
         case .string: return current.text
         case .array:
             guard depth + 1 < JSONWriter.maximumDepth else { throw .tooDeep }
+            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+                throw .stackSpent(depth: depth + 1)
+            }
             var elements: [Any] = []
             elements.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {
@@ -135,6 +140,9 @@ extension EncodingTree {
             return elements
         case .object, .unset:
             guard depth + 1 < JSONWriter.maximumDepth else { throw .tooDeep }
+            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+                throw .stackSpent(depth: depth + 1)
+            }
             var members: [String: Any] = [:]
             members.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {

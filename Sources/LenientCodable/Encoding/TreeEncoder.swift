@@ -540,11 +540,14 @@ extension TreeEncoder {
             value,
             .init(
                 codingPath: codingPath + suffix.keys,
-                debugDescription:
-                    "The encode stopped \(depth) levels deep, where the stack of this thread was nearly spent: the value nests deeper than this thread leaves room to encode; encode it on a thread with a larger stack."
-            ))
+                debugDescription: Self.stackRefusal(depth: depth)))
         tree.record(error)
         throw error
+    }
+
+    /// The message of a refusal `depth` levels deep for want of stack.
+    static func stackRefusal(depth: Int) -> String {
+        "The encode stopped \(depth) levels deep, where the stack of this thread was nearly spent: the value nests deeper than this thread leaves room to encode; encode it on a thread with a larger stack."
     }
 }
 

@@ -223,6 +223,31 @@ import Testing
         }
     }
 
+    /// Depths around where a release build's copy of the value fits the thread and its objects
+    /// may not (`encodeToJSONObject` builds them by recursion after the copy).
+    @Test(arguments: [96, 112])
+    func objectsOfValuesNearTheLimitAreMadeOrRefused(kilobytes: Int) throws {
+        for levels in stride(from: 300, through: 400, by: 10) {
+            let outcome = try Self.onSmallThread(JSONValue.self, from: Self.arrays(levels), kilobytes: kilobytes) {
+                value in
+                Self.outcome {
+                    var object = try LenientJSONEncoder().encodeToJSONObject(value)
+                    var depth = 0
+                    while let array = object as? [Any] {
+                        depth += 1
+                        object = array.first ?? NSNull()
+                    }
+                    return Data("\(depth)".utf8)
+                }
+            }
+            switch outcome {
+            case .encoded(let depth): #expect(String(decoding: depth, as: UTF8.self) == "\(levels)")
+            case .refused(let message): #expect(message.contains("levels deep"))
+            case .otherError(let description): Issue.record("Unexpected error: \(description)")
+            }
+        }
+    }
+
     @Test func theEncodersOtherOutputsAreGuardedToo() throws {
         let text = Self.arrays(Self.levels)
         let outcomes = try Self.onSmallThread(JSONValue.self, from: text, kilobytes: 96) { value in
