@@ -41,13 +41,10 @@ struct StackGuard {
     /// so a larger reserve would refuse values `JSONEncoder` encodes on a 512 KB thread (it
     /// overflows from about 330 levels there).
     let maximumReserve: UInt
-    /// An address in the frame of the code that began the decode, kept as a number.
+    /// An address in the frame of the code that began the decode, kept as a number (an encode,
+    /// which looks only by depth, does not read it: see `TreeEncoder.unguardedDepth`).
     private let start = StackGuard.currentAddress()
 
-    /// A guard for a decode or encode that begins in the caller's frame.
-    init(maximumReserve: UInt = 128 * 1024) {
-        self.maximumReserve = maximumReserve
-    }
     /// The thread whose stack ``floor`` describes, where its bounds could not be known.
     private var thread: pthread_t?
     /// The lowest address of the known stack plus its reserve; 0 where it cannot be known.
@@ -57,6 +54,11 @@ struct StackGuard {
     /// The address just past the known stack: an address from `floor - reserve` up to here is
     /// in it, so on the same thread (stacks do not overlap).
     private var top: UInt = 0
+
+    /// A guard for a decode or encode that begins in the caller's frame.
+    init(maximumReserve: UInt = 128 * 1024) {
+        self.maximumReserve = maximumReserve
+    }
 
     /// Whether the decode must look at the stack before a model at `depth` levels: past
     /// ``unguardedDepth``, or once it has used ``unguardedBytes`` since it began. (A decoder kept
