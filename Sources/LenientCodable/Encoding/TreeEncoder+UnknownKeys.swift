@@ -64,9 +64,23 @@ extension TreeEncoder {
     /// Merges a kept value into a node the model wrote: only into the objects and arrays of its
     /// nested keys, and into the `null` elements that pad such an array; a property's own value
     /// wins.
+    ///
+    /// The exception: containers the mapping made only to hold `null`s (`nil` optionals written
+    /// under `.writeNull` at nested keys) give way to a kept value that is not a container of
+    /// their kind, or is an empty one (`{"ext": "legacy"}`, `{"ext": {}}`, `{"info": [true]}` for
+    /// `"ext.desc"` and `"info[0].z"`). Merged, the value would be lost, or read and so not kept
+    /// again, when the JSON is decoded; written as it was kept, the nested keys find no value
+    /// there and the optionals decode `nil`, as they are.
     private func merge(kept: JSONValue, into node: Int32, path: EncoderPathNode) throws {
         let written = tree.nodes[Int(node)]
         guard written.holdsNestedKeys else { return }
+        if written.kind == .object || written.kind == .array, Self.givesWay(written.kind, to: kept),
+            tree.holdsOnlyNulls(node)
+        {
+            tree.clear(node)
+            try insert(kept, into: node, path: path)
+            return
+        }
         switch (written.kind, kept) {
         case (.null, _):
             // A position that the model skipped on its way to a higher index.
@@ -100,6 +114,43 @@ extension TreeEncoder {
     }
 }
 
+extension TreeEncoder {
+    /// Whether a kept value takes the place of a container of `kind` that holds only `null`s:
+    /// it is not a container of that kind, or is an empty one.
+    fileprivate static func givesWay(_ kind: EncodedNode.Kind, to kept: JSONValue) -> Bool {
+        switch kept {
+        case .object(let members): kind != .object || members.isEmpty
+        case .array(let elements): kind != .array || elements.isEmpty
+        default: true
+        }
+    }
+}
+
+extension EncodingTree {
+    /// Whether everything under a container node is `null` or a container that holds only
+    /// `null`s. Walked with a list of its own, not by recursion, however deep the node.
+    fileprivate func holdsOnlyNulls(_ node: Int32) -> Bool {
+        var pending: [Int32] = [node]
+        while let current = pending.popLast() {
+            expandIfJSONLeaf(current)
+            let value = nodes[Int(current)]
+            switch value.kind {
+            case .null:
+                continue
+            case .object, .array:
+                var child = value.firstChild
+                while child >= 0 {
+                    pending.append(child)
+                    child = nodes[Int(child)].nextSibling
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
 /// A `nil` optional property that the encoder left out of an object.
 struct AbsentMember {
     /// The property's coding key.
@@ -128,10 +179,9 @@ extension EncodingTree {
             guard absentMembers[position].member.mayStartWith(known) else { continue }
             let (candidates, looseNames) = absentMembers[position].member.lookups
             // Found exactly, the decoder reads what it finds; found by nothing, it reads nothing.
-            // Found by loose matching, a value other than `null` is what it would turn `nil` into.
-            let looselyFound = { (path: [KeyBytes]) in
-                self.node(at: path, in: object, loosely: true).map { self.nodes[Int($0)].kind != .null } ?? false
-            }
+            // Found by loose matching, a value other than `null` is what it would turn `nil` into,
+            // and a `null` is a kept member it would read, and so take from the `UnknownKeys`.
+            let looselyFound = { (path: [KeyBytes]) in self.node(at: path, in: object, loosely: true) != nil }
             guard !candidates.contains(where: { node(at: $0, in: object, loosely: false) != nil }),
                 candidates.contains(where: looselyFound) || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })
             else { continue }

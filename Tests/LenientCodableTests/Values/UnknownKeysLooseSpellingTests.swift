@@ -56,6 +56,27 @@ import Testing
         #expect(written == ["userName": nil, "UserName": 3])
     }
 
+    /// A kept spelling that holds `null` too: read in the property's place, it would leave the
+    /// bag, with nothing to report (the property is `nil` either way).
+    @Test(
+        arguments: [
+            (#"{"userName":null,"UserName":null}"#, ["userName": nil, "UserName": nil] as JSONValue),
+            (#"{"UserName":null,"userName":null}"#, ["userName": nil, "UserName": nil] as JSONValue),
+            (
+                #"{"userName":null,"user_name":null,"USERNAME":2}"#,
+                ["userName": nil, "user_name": nil, "USERNAME": 2] as JSONValue
+            ),
+        ] as [(String, JSONValue)])
+    func aKeptSpellingHoldingNullComesBack(json: String, expected: JSONValue) throws {
+        let (value, report, written) = try Self.roundTrip(User.self, json)
+        #expect(value.userName == nil)
+        #expect(report.isEmpty)
+        #expect(written == expected)
+        let (again, againReport) = try LenientJSONDecoder().decodeWithReport(User.self, from: written)
+        #expect(again.extras == value.extras)
+        #expect(againReport.isEmpty)
+    }
+
     @Test func whereverTheUnknownKeysPropertyIsDeclared() throws {
         let (value, report, written) = try Self.roundTrip(
             ExtrasFirst.self, #"{"user_name":3,"userName":null,"age":1}"#)
@@ -153,6 +174,8 @@ import Testing
         #"{"ext":{"desc":null},"EXT":{"desc":3}}"#,
         #"{"info":[1,{"time":null,"Time":3}]}"#,
         #"{"ext":{"desc":null,"Desc":3},"info":[1,{"time":null,"TIME":4}]}"#,
+        #"{"ext":{"desc":null,"Desc":null}}"#,
+        #"{"info":[1,{"time":null,"Time":null}]}"#,
     ])
     func aNestedKeysNullIsWrittenWhereItLeads(json: String) throws {
         let (value, report, _) = try Self.roundTrip(Nested.self, json)
