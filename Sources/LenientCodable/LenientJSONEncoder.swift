@@ -303,8 +303,10 @@ public final class LenientJSONEncoder: @unchecked Sendable {
     ///   top-level value encodes nothing or nests containers 512 levels deep; with the path of
     ///   the model and a ``KeyMappingError`` as `underlyingError` for a ``KeyMapping`` that names
     ///   no property, has an empty key, or writes a property where other properties' nested keys
-    ///   go; with the path of the value when it nests deeper than the stack of the current
-    ///   thread leaves room to encode (a thread of 512 KB holds about 315 levels of models).
+    ///   go; with the path of the property for a `nil` that the type's
+    ///   ``KeyMapping/requiredProperties`` lists; with the path of the value when it nests
+    ///   deeper than the stack of the current thread leaves room to encode (a thread of 512 KB
+    ///   holds about 315 levels of models).
     ///   Errors thrown by the value's own `encode(to:)` pass through.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         var root = takeRoot()

@@ -213,9 +213,11 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         if let value { try encode(value, forKey: key) } else { try encodeAbsent(forKey: key) }
     }
     /// A `nil` optional: `null` when the encoder writes nil that way, nothing otherwise but a
-    /// note of it, for the members an ``UnknownKeys`` property writes back.
+    /// note of it, for the members an ``UnknownKeys`` property writes back. A property the type
+    /// lists in its ``KeyMapping/requiredProperties`` fails instead: the decoder refuses both.
     @inline(__always)
     private mutating func encodeAbsent(forKey key: Key) throws {
+        if let plan, plan.isRequired(key.stringValue) { throw requiredPropertyIsNil(key, plan: plan) }
         if encoder.tree.writesNilAsNull {
             try encodeNil(forKey: key)
         } else if encoder.notesAbsentMembers {
@@ -226,6 +228,18 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
                         propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix), plan: plan)
                 ))
         }
+    }
+
+    /// The error of a required property that is `nil`.
+    @inline(never)
+    private func requiredPropertyIsNil(_ key: Key, plan: KeyPlan) -> EncodingError {
+        EncodingError.invalidValue(
+            Optional<Any>.none as Any,
+            .init(
+                codingPath: codingPath + [key],
+                debugDescription:
+                    "\(key.stringValue) is nil, but \(plan.typeName) lists it in requiredProperties: the decoder would refuse the JSON, with the key left out or written null."
+            ))
     }
 
     /// A scalar that has an overload of its own, when the encoder has converters or the type

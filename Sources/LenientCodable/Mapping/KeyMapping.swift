@@ -140,9 +140,10 @@ public protocol KeyMapping: _LenientDecodingMarker, _LenientEncodingMarker {
     /// ```
     ///
     /// A required optional property must be present and not `null` as well; an invalid value
-    /// fails instead of becoming `nil`. Required wins over ``DeclaredDefaults``. The set applies
-    /// only under ``LenientJSONDecoder``; a name that is not a coding key of the type is a
-    /// ``KeyMappingError``.
+    /// fails instead of becoming `nil`, and ``LenientJSONEncoder`` refuses to write one that is
+    /// `nil` (`EncodingError.invalidValue`), since the decoder would refuse what it wrote.
+    /// Required wins over ``DeclaredDefaults``. When decoding, the set applies only under
+    /// ``LenientJSONDecoder``; a name that is not a coding key of the type is a ``KeyMappingError``.
     static var requiredProperties: Set<String> { get }
 }
 

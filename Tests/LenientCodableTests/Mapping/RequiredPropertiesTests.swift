@@ -141,6 +141,27 @@ import Testing
         #expect(try LenientJSONDecoder().decode(Token.self, from: #"{"value":"x","scope":{}}"#).scope == nil)
     }
 
+    /// The decoder refuses a required optional that is missing or `null`, so the encoder does not
+    /// write one: it throws, naming the property, under either `nilEncodingStrategy`.
+    @Test(arguments: [LenientJSONEncoder.NilEncodingStrategy.omitKey, .writeNull])
+    func aRequiredOptionalThatIsNilIsNotEncoded(strategy: LenientJSONEncoder.NilEncodingStrategy) throws {
+        let encoder = LenientJSONEncoder()
+        encoder.nilEncodingStrategy = strategy
+        let error = try #require(throws: EncodingError.self) {
+            try encoder.encode([Token(value: "a", scope: nil), Token(value: nil, scope: "s")])
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["Index 1", "value"])
+        #expect(context.debugDescription.contains("requiredProperties"))
+        // A value that holds it, and an optional that is not required, are written as before.
+        let written = try encoder.encode(Token(value: "a", scope: nil))
+        #expect(
+            try LenientJSONDecoder(options: .strict).decode(Token.self, from: written) == Token(value: "a", scope: nil))
+    }
+
     @Test func aTransformedRequiredValueIsNotDefaulted() throws {
         let decoder = LenientJSONDecoder()
         #expect(try decoder.decode(Trimmed.self, from: #"{"code":{"value":"4"}}"#) == Trimmed(code: 4))
