@@ -218,9 +218,10 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     @inline(__always)
     private mutating func encodeAbsent(forKey key: Key) throws {
         if let plan, plan.isRequired(key.stringValue) { throw requiredPropertyIsNil(key, plan: plan) }
-        if encoder.tree.writesNilAsNull {
-            try encodeNil(forKey: key)
-        } else if encoder.notesAbsentMembers {
+        if encoder.tree.writesNilAsNull { try encodeNil(forKey: key) }
+        // Noted under `.writeNull` too: a kept value may take the place of the `null` written at
+        // a nested key (`TreeEncoder.merge(kept:into:path:)`), and the `null` then goes elsewhere.
+        if encoder.notesAbsentMembers {
             encoder.tree.absentMembers.append(
                 (
                     node,

@@ -107,6 +107,10 @@ extension TreeEncoder {
                     try insert(value, into: tree.appendElement(to: node), path: elementPath)
                 }
             }
+            // Past the kept elements, positions that hold only what `nil` optionals wrote are left
+            // off: the decoder reads a kept array up to the last position a nested key reads, and
+            // would not keep a `null` the server sent before one written there.
+            tree.dropTrailingNullElements(of: node, keeping: elements.count)
         default:
             // A container of another kind than the kept value: the model's wins.
             return
@@ -127,9 +131,11 @@ extension TreeEncoder {
 }
 
 extension EncodingTree {
-    /// Whether everything under a container node is `null` or a container that holds only
-    /// `null`s. Walked with a list of its own, not by recursion, however deep the node.
-    fileprivate func holdsOnlyNulls(_ node: Int32) -> Bool {
+    /// Whether a node is a container that the key mapping made (``EncodedNode/holdsNestedKeys``)
+    /// and everything under it is `null` or such a container: what `nil` optionals wrote, and
+    /// no property's own value (an empty array or object a model holds included). Walked with a
+    /// list of its own, not by recursion, however deep the node.
+    func holdsOnlyNulls(_ node: Int32) -> Bool {
         var pending: [Int32] = [node]
         while let current = pending.popLast() {
             expandIfJSONLeaf(current)
@@ -138,6 +144,7 @@ extension EncodingTree {
             case .null:
                 continue
             case .object, .array:
+                guard value.holdsNestedKeys else { return false }
                 var child = value.firstChild
                 while child >= 0 {
                     pending.append(child)
@@ -148,6 +155,33 @@ extension EncodingTree {
             }
         }
         return true
+    }
+}
+
+extension EncodingTree {
+    /// Leaves off the elements of an array node past the first `count` while each of them, from
+    /// the last back, holds only what `nil` optionals wrote (``holdsOnlyNulls(_:)``, or a padding
+    /// `null` the mapping wrote to reach an index).
+    fileprivate func dropTrailingNullElements(of array: Int32, keeping count: Int) {
+        let elements = children(of: array)
+        var kept = elements.count
+        while kept > count {
+            let element = elements[kept - 1]
+            let node = nodes[Int(element)]
+            guard (node.kind == .null && node.holdsNestedKeys) || holdsOnlyNulls(element) else { break }
+            kept -= 1
+        }
+        guard kept < elements.count else { return }
+        // The nodes left off stay in the storage, unreachable, as replaced values do.
+        let arrayNode = nodes + Int(array)
+        arrayNode.pointee.childCount = Int32(kept)
+        if kept == 0 {
+            arrayNode.pointee.firstChild = -1
+            arrayNode.pointee.lastChild = -1
+        } else {
+            arrayNode.pointee.lastChild = elements[kept - 1]
+            nodes[Int(elements[kept - 1])].nextSibling = -1
+        }
     }
 }
 
@@ -181,9 +215,16 @@ extension EncodingTree {
             // Found exactly, the decoder reads what it finds; found by nothing, it reads nothing.
             // Found by loose matching, a value other than `null` is what it would turn `nil` into,
             // and a `null` is a kept member it would read, and so take from the `UnknownKeys`.
+            // Of a fallback list, the decoder reads the first candidate present and not `null`,
+            // else the first present: a kept later candidate that holds `null` is read unless the
+            // first holds `null` too. One that holds a value is read whatever is written (a model
+            // changed after decoding); nothing written helps there.
             let looselyFound = { (path: [KeyBytes]) in self.node(at: path, in: object, loosely: true) != nil }
-            guard !candidates.contains(where: { node(at: $0, in: object, loosely: false) != nil }),
-                candidates.contains(where: looselyFound) || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })
+            let exact = candidates.map { node(at: $0, in: object, loosely: false) }
+            guard exact.first.map({ $0 == nil }) ?? false,
+                !exact.contains(where: { $0.map { nodes[Int($0)].kind != .null } ?? false }),
+                exact.contains(where: { $0 != nil }) || candidates.contains(where: looselyFound)
+                    || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })
             else { continue }
             for path in candidates where writeNull(at: path, in: object) { break }
         }
@@ -228,6 +269,10 @@ extension EncodingTree {
             return child >= 0 ? child : nil
         }
         guard container.kind == .object else { return nil }
+        // Loosely, the decoder takes the first member that matches in the JSON it reads: under
+        // `.sortedKeys`, the one whose key sorts first.
+        let sorts = loosely && configuration.settings.outputFormatting.contains(.sortedKeys)
+        var found: Int32?
         while child >= 0 {
             let key = nodes[Int(child)].key
             let matches =
@@ -236,16 +281,33 @@ extension EncodingTree {
                 ? step.utf8.withUnsafeBufferPointer { wanted in
                     key.withUTF8Bytes { JSONTree.looselyEqual($0, wanted) }
                 } : key == step.text
-            if matches { return child }
+            if matches {
+                guard sorts else { return child }
+                if found.map({ JSONWriter.keyPrecedes(key, nodes[Int($0)].key) }) ?? true { found = child }
+            }
             child = nodes[Int(child)].nextSibling
         }
-        return nil
+        return found
     }
 
     /// Writes `null` at a key path, adding the objects its keys step into where they are missing;
     /// `false`, writing nothing, where a step meets something else (an array it has no element
     /// for, a scalar).
     private func writeNull(at path: [KeyBytes], in object: Int32) -> Bool {
+        // First whether the whole path can be written: past the first step that is missing, every
+        // step must be a key, into objects made on the way. Nothing is added otherwise.
+        var reached = object
+        for (level, step) in path.enumerated() {
+            if let existing = child(of: reached, step: step, loosely: false) {
+                if level == path.count - 1 { return false }
+                reached = existing
+                continue
+            }
+            guard nodes[Int(reached)].kind == .object, path[level...].allSatisfy({ $0.index == nil }) else {
+                return false
+            }
+            break
+        }
         var current = object
         for (level, step) in path.enumerated() {
             let isLast = level == path.count - 1
@@ -290,7 +352,10 @@ extension AbsentMember {
                 path.first.map { $0.index != nil || letters & FirstLetters.bit(of: $0.text) != 0 } ?? false
             }
         case nil:
-            return letters & (FirstLetters.bit(of: propertyName) | FirstLetters.bit(of: jsonKey)) != 0
+            let strategyKey = plan?.strategyKey(for: propertyName)?.text
+            return letters
+                & (FirstLetters.bit(of: propertyName) | FirstLetters.bit(of: jsonKey)
+                    | (strategyKey.map(FirstLetters.bit(of:)) ?? 0)) != 0
         }
     }
 

@@ -124,7 +124,11 @@ final class TreeEncoder: Encoder {
     /// is not reused after the call.
     func superEncoder(node: Int32, key: any CodingKey) -> TreeEncoder {
         tree.hasOutsideEncoders = true
-        return TreeEncoder(tree: tree, node: node, parent: self, key: key)
+        let encoder = TreeEncoder(tree: tree, node: node, parent: self, key: key)
+        // The type that writes through it is not known here: its `nil` optionals are noted, for
+        // the kept members written into its object (`writeNullsForAbsentMembers`).
+        encoder.notesAbsentMembers = true
+        return encoder
     }
 
     // MARK: - Encoding values
