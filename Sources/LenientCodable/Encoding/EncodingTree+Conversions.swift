@@ -122,7 +122,11 @@ extension EncodingTree {
             if current.bits <= UInt64(Int64.max) { return NSNumber(value: Int64(current.bits)) }
             return NSNumber(value: current.bits)
         case .double: return NSNumber(value: Double(bitPattern: current.bits))
-        case .float: return NSNumber(value: Double(Float(bitPattern: UInt32(truncatingIfNeeded: current.bits))))
+        case .float:
+            // The `Double` of the text written for the `Float` (`0.1`, not 0.10000000149011612), as
+            // `JSONSerialization` reads the bytes `JSONEncoder` writes.
+            let float = Float(bitPattern: UInt32(truncatingIfNeeded: current.bits))
+            return NSNumber(value: Double(float.description) ?? Double(float))
         case .literal:
             guard let number = Self.number(forLiteral: current.text) else { throw .numberOutOfRange(current.text) }
             return number

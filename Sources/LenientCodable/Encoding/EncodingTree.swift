@@ -205,11 +205,21 @@ final class EncodingTree {
     var hasPendingError: Bool { state.pointee.hasPendingError }
 
     /// A key already converted to snake case by this tree's calls.
-    func snakeCaseKey(for key: String) -> String? { state.pointee.snakeCaseKeys[key] }
+    ///
+    /// Only ASCII keys are remembered (``rememberSnakeCaseKey(_:for:)``), and a key is found only
+    /// under its own bytes: the table's `String` keys compare by canonical equivalence, and
+    /// `"é"` written decomposed must not take the spelling of `"é"` precomposed.
+    func snakeCaseKey(for key: String) -> String? {
+        guard let index = state.pointee.snakeCaseKeys.index(forKey: key) else { return nil }
+        let (remembered, converted) = state.pointee.snakeCaseKeys[index]
+        // The remembered key is ASCII: a key equal to it with as many bytes has the same bytes.
+        return remembered.utf8.count == key.utf8.count ? converted : nil
+    }
 
     /// Remembers a key's snake case, in the table itself: through a property's setter the table
     /// would be copied whole for each new key, a cost of the square of the distinct keys.
     func rememberSnakeCaseKey(_ converted: String, for key: String) {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return }
         state.pointee.snakeCaseKeys[key] = converted
     }
 
@@ -653,8 +663,15 @@ final class EncodingTree {
     /// object whose keys are all ASCII, where no other spelling is equivalent; a key beyond
     /// ASCII, or any key of an object that has one (U+212A, the Kelvin sign, is `K`), is
     /// compared as a `String`.
+    ///
+    /// A node that is no longer an object (a container kept by user code after its key was
+    /// written over with another value) gets a detached node: what is written there is dropped,
+    /// as `JSONEncoder` drops what such a container writes.
     func member(_ key: String, of object: Int32) -> (node: Int32, existed: Bool) {
         let objectNode = nodes + Int(object)
+        guard objectNode.pointee.kind == .object || objectNode.pointee.kind == .json else {
+            return (detachedNode(), false)
+        }
         let count = objectNode.pointee.childCount
         let (hash, beyondASCII) = Self.hash(key)
         let filter = objectNode.pointee.bits
@@ -753,6 +770,48 @@ final class EncodingTree {
             child = nodes[Int(child)].nextSibling
         }
         return result
+    }
+
+    /// Takes back what a value that failed to encode left in a container, as `JSONEncoder` leaves
+    /// no trace of it (a model may catch the error with `try?` and go on): a member or element
+    /// the failed value added is unlinked, and a member it was to replace gets its earlier value
+    /// back from `saved` (see ``setAside(_:)``). The nodes stay in the storage, unreachable, as
+    /// replaced values do.
+    func takeBack(_ child: Int32, of parent: Int32, existedBefore: Bool, saved: Int32?) {
+        guard !existedBefore else {
+            if let saved {
+                clear(child)
+                moveValue(of: saved, to: child)
+            }
+            return
+        }
+        let container = nodes + Int(parent)
+        var previous: Int32 = -1
+        var current = container.pointee.firstChild
+        while current >= 0 && current != child {
+            previous = current
+            current = nodes[Int(current)].nextSibling
+        }
+        guard current == child else { return }
+        let next = nodes[Int(child)].nextSibling
+        if previous < 0 { container.pointee.firstChild = next } else { nodes[Int(previous)].nextSibling = next }
+        if container.pointee.lastChild == child { container.pointee.lastChild = previous }
+        container.pointee.childCount -= 1
+        if container.pointee.kind == .object, let table = state.pointee.memberTables[parent],
+            table[nodes[Int(child)].key] == child
+        {
+            state.pointee.memberTables[parent]?[nodes[Int(child)].key] = nil
+        }
+    }
+
+    /// Moves a member's value into a detached node, for ``takeBack(_:of:existedBefore:saved:)``
+    /// to restore should the value that replaces it fail; leaves the member unset.
+    func setAside(_ member: Int32) -> Int32 {
+        let saved = detachedNode()
+        moveValue(of: member, to: saved)
+        // What else `clear(_:)` resets, as for a member written over.
+        clear(member)
+        return saved
     }
 
     /// Moves the value of a node, with everything under it, into an unset node (a member of

@@ -134,11 +134,39 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
-        try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
+        try writeTakingBackOnFailure(forKey: key) { try encoder.setFloatingPoint(value, into: $0, key: key) }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
-        try encoder.setFloatingPoint(value, into: slot(for: key), key: key)
+        try writeTakingBackOnFailure(forKey: key) { try encoder.setFloatingPoint(value, into: $0, key: key) }
+    }
+
+    /// Writes a value that may fail into the member for a key; a failure leaves the object as it
+    /// was (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as under `JSONEncoder`, where a
+    /// model that catches the error finds no trace of the value.
+    @inline(__always)
+    private func writeTakingBackOnFailure(forKey key: Key, _ write: (Int32) throws -> Void) throws {
+        let tree = encoder.tree
+        let slot: Int32
+        var existed: Bool
+        var saved: Int32?
+        if plan == nil {
+            let found = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
+            slot = found.node
+            existed = found.existed
+            if existed { saved = tree.setAside(slot) }
+        } else {
+            let before = tree.nodes[Int(node)].childCount
+            guard let mapped = try slotIfWritten(for: key) else { return }
+            slot = mapped
+            existed = tree.nodes[Int(node)].childCount == before
+        }
+        do {
+            try write(slot)
+        } catch {
+            tree.takeBack(slot, of: node, existedBefore: existed, saved: saved)
+            throw error
+        }
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if T.self == KeptMembers.self {
@@ -150,10 +178,11 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
             encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: KeptMembers.self).keys.members))
             return
         }
-        guard let slot = try slotIfWritten(for: key) else { return }
-        try encoder.encode(value, into: slot, key: key)
-        if let plan, plan.hasEncodingTransforms {
-            try applyEncodingTransform(of: key, value: value, to: slot, plan: plan)
+        try writeTakingBackOnFailure(forKey: key) { slot in
+            try encoder.encode(value, into: slot, key: key)
+            if let plan, plan.hasEncodingTransforms {
+                try applyEncodingTransform(of: key, value: value, to: slot, plan: plan)
+            }
         }
     }
 
@@ -313,7 +342,15 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     var count: Int { Int(encoder.tree.nodes[Int(node)].childCount) }
 
-    private func appendSlot() -> Int32 { encoder.tree.appendElement(to: node) }
+    /// A new element's node; a detached one when the node is no longer an array (a container kept
+    /// by user code after its key was written over), as `JSONEncoder` drops what it writes.
+    private func appendSlot() -> Int32 {
+        let tree = encoder.tree
+        let kind = tree.nodes[Int(node)].kind
+        // A hook's JSON (`json`) written into the node still takes the elements appended after it.
+        guard kind == .array || kind == .json else { return tree.detachedNode() }
+        return tree.appendElement(to: node)
+    }
 
     mutating func encodeNil() throws { encoder.tree.setNull(appendSlot()) }
     mutating func encode(_ value: Bool) throws {
@@ -376,24 +413,34 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
     mutating func encode(_ value: Double) throws {
         if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
-        let index = count
-        try encoder.setFloatingPoint(value, into: appendSlot(), key: IndexCodingKey(index))
+        try appendTakingBackOnFailure { try encoder.setFloatingPoint(value, into: $0, key: $1) }
     }
     mutating func encode(_ value: Float) throws {
         if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
-        let index = count
-        try encoder.setFloatingPoint(value, into: appendSlot(), key: IndexCodingKey(index))
+        try appendTakingBackOnFailure { try encoder.setFloatingPoint(value, into: $0, key: $1) }
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        try encoder.encode(value, into: appendSlot(), key: IndexCodingKey(index))
+        try appendTakingBackOnFailure { try encoder.encode(value, into: $0, key: $1) }
     }
 
     /// A scalar that has an overload of its own, when the encoder has converters: the generic
     /// path looks them up.
     private mutating func encodeThroughConverters<T: Encodable>(_ value: T) throws {
-        let index = count
-        try encoder.encode(value, into: appendSlot(), key: IndexCodingKey(index))
+        try appendTakingBackOnFailure { try encoder.encode(value, into: $0, key: $1) }
+    }
+
+    /// Appends an element written by `write`, which may fail: a failure takes the element back
+    /// (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as under `JSONEncoder`.
+    @inline(__always)
+    private func appendTakingBackOnFailure(_ write: (Int32, IndexCodingKey) throws -> Void) throws {
+        let key = IndexCodingKey(count)
+        let slot = appendSlot()
+        do {
+            try write(slot, key)
+        } catch {
+            encoder.tree.takeBack(slot, of: node, existedBefore: false, saved: nil)
+            throw error
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<

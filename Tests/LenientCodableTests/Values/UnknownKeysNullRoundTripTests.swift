@@ -24,7 +24,8 @@ import Testing
     }
 
     static func expectEncodedRoundTrips<T: Codable & Equatable>(
-        _ value: T, decoder: LenientJSONDecoder = LenientJSONDecoder(), sourceLocation: SourceLocation = #_sourceLocation
+        _ value: T, decoder: LenientJSONDecoder = LenientJSONDecoder(),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         for strategy in strategies {
             for formatting in [JSONEncoder.OutputFormatting.sortedKeys, []] {
@@ -34,7 +35,8 @@ import Testing
                 let data = try encoder.encode(value)
                 let (again, report) = try decoder.decodeWithReport(T.self, from: data)
                 let written = String(decoding: data, as: UTF8.self)
-                #expect(again == value, "\(strategy) \(formatting.rawValue): \(written)", sourceLocation: sourceLocation)
+                #expect(
+                    again == value, "\(strategy) \(formatting.rawValue): \(written)", sourceLocation: sourceLocation)
                 #expect(report.isEmpty, "\(strategy): \(written)", sourceLocation: sourceLocation)
             }
         }

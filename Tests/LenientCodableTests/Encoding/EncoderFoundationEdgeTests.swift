@@ -1,0 +1,155 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// Shapes where `LenientJSONEncoder` once wrote other bytes than `JSONEncoder` (a tester's
+/// differential run): each is compared with Foundation's output for the same value and settings.
+@Suite struct EncoderFoundationEdgeTests {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Both encoders' text for a value, with `.sortedKeys`.
+    static func texts<T: Encodable>(
+        _ value: T, configure: (JSONEncoder) -> Void = { _ in }, configureOurs: (LenientJSONEncoder) -> Void = { _ in }
+    ) throws -> (foundation: String, ours: String) {
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        configure(foundation)
+        let ours = LenientJSONEncoder()
+        ours.outputFormatting = .sortedKeys
+        configureOurs(ours)
+        return (
+            String(decoding: try foundation.encode(value), as: UTF8.self),
+            String(decoding: try ours.encode(value), as: UTF8.self)
+        )
+    }
+
+    /// Keeps a nested container, writes its key over with another value, then writes through the
+    /// kept container: `JSONEncoder` drops those writes.
+    struct StaleKeyed: Encodable {
+        let replacement: Replacement
+        /// What the keys are written over with: a value of another kind than the kept containers'.
+        /// (A container written over with one of its own kind, an object over an object, still
+        /// takes the kept container's writes: `Docs/Architecture.md` lists it.)
+        enum Replacement { case int, string, null }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("a"))
+            var list = container.nestedUnkeyedContainer(forKey: Key("b"))
+            switch replacement {
+            case .int:
+                try container.encode(0, forKey: Key("a"))
+                try container.encode(1, forKey: Key("b"))
+            case .null:
+                try container.encodeNil(forKey: Key("a"))
+                try container.encodeNil(forKey: Key("b"))
+            case .string:
+                try container.encode("x", forKey: Key("a"))
+                try container.encode("y", forKey: Key("b"))
+            }
+            try nested.encode(true, forKey: Key("b"))
+            try nested.encode("text", forKey: Key("c"))
+            try list.encode(2)
+            try list.encode("more")
+        }
+    }
+
+    @Test(arguments: [StaleKeyed.Replacement.int, .string, .null])
+    func writesThroughAContainerWhoseKeyWasWrittenOverAreDropped(replacement: StaleKeyed.Replacement) throws {
+        let (foundation, ours) = try Self.texts(StaleKeyed(replacement: replacement))
+        #expect(ours == foundation)
+    }
+
+    struct OneKey: Encodable {
+        let key: String
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key(key))
+        }
+    }
+
+    /// Under `.convertToSnakeCase`, a key spelled with other bytes than an earlier, canonically
+    /// equivalent one keeps its own bytes, in the same call and in the next.
+    @Test func aSnakeCaseKeyKeepsItsOwnBytes() throws {
+        let ours = LenientJSONEncoder()
+        ours.keyEncodingStrategy = .convertToSnakeCase
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        for key in ["\u{E9}t\u{E9}", "e\u{301}te\u{301}", "Caf\u{E9}Au", "Cafe\u{301}Au", "K", "\u{212A}"] {
+            let value = OneKey(key: key)
+            let expected = try foundation.encode(value)
+            #expect(try ours.encode(value) == expected, "\(Array(key.utf8))")
+            #expect(Array(try ours.encode(value)) == Array(expected))
+        }
+        let pair = ["\u{E9}a": 1, "\u{E9}b": 2]
+        #expect(try ours.encode([pair]).count == foundation.encode([pair]).count)
+    }
+
+    /// `encodeToJSONObject` gives a `Float` as `JSONSerialization` reads the text written for it.
+    @Test(arguments: [Float(0.1), .leastNonzeroMagnitude, .greatestFiniteMagnitude, -2.5, 16_777_216, 1.1754944e-38])
+    func aFloatInAJSONObjectIsTheNumberOfItsText(float: Float) throws {
+        let object = try LenientJSONEncoder().encodeToJSONObject([float])
+        let expected = try JSONSerialization.jsonObject(with: JSONEncoder().encode([float]))
+        let number = try #require((object as? [Any])?.first as? NSNumber)
+        let expectedNumber = try #require((expected as? [Any])?.first as? NSNumber)
+        #expect(number.doubleValue == expectedNumber.doubleValue)
+        #expect(number.doubleValue == Double(float.description))
+    }
+}
+
+extension EncoderFoundationEdgeTests {
+    struct Failing: Encodable {
+        struct Refused: Error {}
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key("a"))
+            throw Refused()
+        }
+    }
+
+    /// A value that fails, caught with `try?`, leaves no trace: not what it wrote before failing,
+    /// not an empty object, and a key it was to replace keeps its earlier value.
+    struct Probing: Encodable {
+        let last: Bool
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("old", forKey: Key("a"))
+            try container.encode(["x": 1], forKey: Key("d"))
+            try? container.encode(Failing(), forKey: Key("a"))
+            try? container.encode(Double.nan, forKey: Key("c"))
+            try? container.encode(Float.infinity, forKey: Key("d"))
+            if last { try? container.encode(Failing(), forKey: Key("b")) }
+        }
+    }
+
+    struct ProbingList: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(1)
+            try? container.encode(Double.nan)
+            try? container.encode(Float.nan)
+            try container.encode(2)
+            try? container.encode(Failing())
+        }
+    }
+
+    @Test func aFailedValueCaughtWithTryLeavesNoTrace() throws {
+        for value in [Probing(last: false), Probing(last: true)] {
+            let (foundation, ours) = try Self.texts(value)
+            #expect(ours == foundation)
+        }
+        let (foundation, ours) = try Self.texts(ProbingList())
+        #expect(ours == foundation)
+        #expect(ours == "[1,2]")
+        #expect(try LenientJSONEncoder().encodeToJSONValue(Probing(last: true)) == ["a": "old", "d": ["x": 1]])
+    }
+}
