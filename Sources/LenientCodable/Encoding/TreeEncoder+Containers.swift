@@ -134,40 +134,49 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
-        try writeTakingBackOnFailure(forKey: key) { try encoder.setFloatingPoint(value, into: $0, key: key) }
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
-        try writeTakingBackOnFailure(forKey: key) { try encoder.setFloatingPoint(value, into: $0, key: key) }
-    }
-
-    /// Writes a value that may fail into the member for a key; a failure leaves the object as it
-    /// was (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as under `JSONEncoder`, where a
-    /// model that catches the error finds no trace of the value.
-    @inline(__always)
-    private func writeTakingBackOnFailure(forKey key: Key, _ write: (Int32) throws -> Void) throws {
-        let tree = encoder.tree
-        let slot: Int32
-        var existed: Bool
-        var saved: Int32?
-        if plan == nil {
-            let found = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
-            slot = found.node
-            existed = found.existed
-            if existed { saved = tree.setAside(slot) }
-        } else {
-            let before = tree.nodes[Int(node)].childCount
-            guard let mapped = try slotIfWritten(for: key) else { return }
-            slot = mapped
-            existed = tree.nodes[Int(node)].childCount == before
-        }
-        do {
-            try write(slot)
-        } catch {
-            tree.takeBack(slot, of: node, existedBefore: existed, saved: saved)
+        guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
+        do { try encoder.setFloatingPoint(value, into: slot.node, key: key) } catch {
+            takeBack(slot)
             throw error
         }
     }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
+        guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
+        do { try encoder.setFloatingPoint(value, into: slot.node, key: key) } catch {
+            takeBack(slot)
+            throw error
+        }
+    }
+
+    /// The member a value that may fail is written into, with what it takes to leave the object
+    /// as it was should the value fail (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as
+    /// under `JSONEncoder`, where a model that catches the error finds no trace of the value.
+    private struct Slot {
+        let node: Int32
+        let existed: Bool
+        let saved: Int32?
+    }
+
+    /// The ``Slot`` for a key; `nil` when the key mapping ignores the property.
+    @inline(__always)
+    private func slotTakenBackOnFailure(forKey key: Key) throws(EncodingError) -> Slot? {
+        let tree = encoder.tree
+        if plan == nil {
+            let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
+            return Slot(node: member, existed: existed, saved: existed ? tree.setAside(member) : nil)
+        }
+        let before = tree.nodes[Int(node)].childCount
+        guard let member = try slotIfWritten(for: key) else { return nil }
+        return Slot(node: member, existed: tree.nodes[Int(node)].childCount == before, saved: nil)
+    }
+
+    /// Leaves the object as it was before a value failed in `slot`.
+    @inline(never)
+    private func takeBack(_ slot: Slot) {
+        encoder.tree.takeBack(slot.node, of: node, existedBefore: slot.existed, saved: slot.saved)
+    }
+
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if T.self == KeptMembers.self {
             // An `UnknownKeys` property (see `KeptMembers`): written into this object once its
@@ -178,11 +187,15 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
             encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: KeptMembers.self).keys.members))
             return
         }
-        try writeTakingBackOnFailure(forKey: key) { slot in
-            try encoder.encode(value, into: slot, key: key)
+        guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
+        do {
+            try encoder.encode(value, into: slot.node, key: key)
             if let plan, plan.hasEncodingTransforms {
-                try applyEncodingTransform(of: key, value: value, to: slot, plan: plan)
+                try applyEncodingTransform(of: key, value: value, to: slot.node, plan: plan)
             }
+        } catch {
+            takeBack(slot)
+            throw error
         }
     }
 
@@ -413,34 +426,42 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
     mutating func encode(_ value: Double) throws {
         if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
-        try appendTakingBackOnFailure { try encoder.setFloatingPoint(value, into: $0, key: $1) }
+        let index = count
+        let slot = appendSlot()
+        do { try encoder.setFloatingPoint(value, into: slot, key: IndexCodingKey(index)) } catch {
+            takeBack(slot)
+            throw error
+        }
     }
     mutating func encode(_ value: Float) throws {
         if encoder.tree.hasConverters { return try encodeThroughConverters(value) }
-        try appendTakingBackOnFailure { try encoder.setFloatingPoint(value, into: $0, key: $1) }
+        let index = count
+        let slot = appendSlot()
+        do { try encoder.setFloatingPoint(value, into: slot, key: IndexCodingKey(index)) } catch {
+            takeBack(slot)
+            throw error
+        }
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try appendTakingBackOnFailure { try encoder.encode(value, into: $0, key: $1) }
+        let index = count
+        let slot = appendSlot()
+        do { try encoder.encode(value, into: slot, key: IndexCodingKey(index)) } catch {
+            takeBack(slot)
+            throw error
+        }
     }
 
     /// A scalar that has an overload of its own, when the encoder has converters: the generic
     /// path looks them up.
     private mutating func encodeThroughConverters<T: Encodable>(_ value: T) throws {
-        try appendTakingBackOnFailure { try encoder.encode(value, into: $0, key: $1) }
+        try encode(value)
     }
 
-    /// Appends an element written by `write`, which may fail: a failure takes the element back
-    /// (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as under `JSONEncoder`.
-    @inline(__always)
-    private func appendTakingBackOnFailure(_ write: (Int32, IndexCodingKey) throws -> Void) throws {
-        let key = IndexCodingKey(count)
-        let slot = appendSlot()
-        do {
-            try write(slot, key)
-        } catch {
-            encoder.tree.takeBack(slot, of: node, existedBefore: false, saved: nil)
-            throw error
-        }
+    /// Takes back an element whose value failed (``EncodingTree/takeBack(_:of:existedBefore:saved:)``),
+    /// as `JSONEncoder` leaves no trace of it.
+    @inline(never)
+    private func takeBack(_ element: Int32) {
+        encoder.tree.takeBack(element, of: node, existedBefore: false, saved: nil)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
