@@ -487,13 +487,21 @@ extension TreeDecoder.KeyedContainer {
         candidates += LooselyMatchedKeys.names(for: Key.self)
         for candidate in candidates where candidate != ownName {
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey != name, Self.looseForm(jsonKey) == loose,
-                memo.exactValueIndex(jsonKey, { exactValueIndex(named: $0) }) == nil,
+                memo.exactValueIndex(jsonKey, { exactIndex(ofJSONKey: $0, asWritten: hasTypeStrategy) }) == nil,
                 memo.firstLooseMatch(jsonKey, { firstLooseMatch(of: $0, property: candidate) }) == keyIndex
             {
                 return true
             }
         }
         return false
+    }
+
+    /// The value of the member a property's JSON key finds before loose matching: as the decoder's
+    /// key strategy converts the members' keys, or, for a key that a type's own strategy spelled
+    /// (`asWritten`), among the keys as written, as the property itself looks it up.
+    private func exactIndex(ofJSONKey jsonKey: String, asWritten: Bool) -> Int? {
+        guard asWritten else { return exactValueIndex(named: jsonKey) }
+        return decoder.tree.resolve([KeyBytes(jsonKey)], in: objectIndex)
     }
 
     /// What another level of the hierarchy reads of this object: a container of its coding keys

@@ -207,6 +207,27 @@ import Testing
         try Self.expectRoundTrips(Described.self, json)
     }
 
+    struct Snake: Codable, Equatable, KeyMapping {
+        var userName: String?
+        var extras = UnknownKeys()
+        static let keyStrategy: KeyStrategy? = .snakeCase
+    }
+
+    /// A type's own strategy overrides the decoder's, for keeping too: under the decoder's
+    /// `.convertFromSnakeCase`, the other spellings of the key the type's strategy reads are kept.
+    @Test(arguments: [
+        #"{"user-name":1,"user_name":null}"#, #"{"userName":1,"user_name":null}"#,
+        #"{"user_name":null,"userName":"x"}"#, #"{"userName":"x","user_name":null}"#,
+    ])
+    func aTypeStrategyUnderTheDecodersSnakeCase(json: String) throws {
+        let decoder = LenientJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let value = try decoder.decode(Snake.self, from: json)
+        #expect(value.userName == nil)
+        #expect(value.extras.count == 1)
+        try Self.expectRoundTrips(Snake.self, json, decoder: decoder)
+    }
+
     struct Prefixed: Codable, Equatable, KeyMapping {
         var userName: String?
         var extras = UnknownKeys()
