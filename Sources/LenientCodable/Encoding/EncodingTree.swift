@@ -772,40 +772,64 @@ final class EncodingTree {
         return result
     }
 
-    /// Takes back what a value that failed to encode left in a container, as `JSONEncoder` leaves
-    /// no trace of it (a model may catch the error with `try?` and go on): a member or element
-    /// the failed value added is unlinked, and a member it was to replace gets its earlier value
-    /// back from `saved` (see ``setAside(_:)``). The nodes stay in the storage, unreachable, as
-    /// replaced values do.
-    func takeBack(_ child: Int32, of parent: Int32, existedBefore: Bool, saved: Int32?) {
-        guard !existedBefore else {
-            if let saved {
-                clear(child)
-                moveValue(of: saved, to: child)
+    /// What to undo should the value written into a member fail: `JSONEncoder` leaves no trace of
+    /// a value whose error the model catches (`try?`). Filled by the lookup of the member.
+    struct TakeBack {
+        /// The first container the lookup added children to (the object, or an object or array
+        /// on a nested key's way), and how many it had before; -1 when it added none.
+        var grown: Int32 = -1
+        var previousCount: Int32 = 0
+        /// The member's earlier value, set aside (``setAside(_:)``), when the member existed.
+        var saved: Int32?
+        /// Whether the lookup sets an existing member's value aside rather than clearing it.
+        var keepsOld = false
+
+        /// Notes that `container` had `count` children before the lookup, unless an earlier
+        /// container on the way already grew.
+        mutating func note(_ container: Int32, had count: Int32, now: Int32) {
+            if grown < 0 && now > count {
+                grown = container
+                previousCount = count
             }
-            return
-        }
-        let container = nodes + Int(parent)
-        var previous: Int32 = -1
-        var current = container.pointee.firstChild
-        while current >= 0 && current != child {
-            previous = current
-            current = nodes[Int(current)].nextSibling
-        }
-        guard current == child else { return }
-        let next = nodes[Int(child)].nextSibling
-        if previous < 0 { container.pointee.firstChild = next } else { nodes[Int(previous)].nextSibling = next }
-        if container.pointee.lastChild == child { container.pointee.lastChild = previous }
-        container.pointee.childCount -= 1
-        if container.pointee.kind == .object, let table = state.pointee.memberTables[parent],
-            table[nodes[Int(child)].key] == child
-        {
-            state.pointee.memberTables[parent]?[nodes[Int(child)].key] = nil
         }
     }
 
-    /// Moves a member's value into a detached node, for ``takeBack(_:of:existedBefore:saved:)``
-    /// to restore should the value that replaces it fail; leaves the member unset.
+    /// Leaves the tree as it was before a value failed in `member`: its earlier value back, and
+    /// the members and elements the lookup added dropped. The nodes stay in the storage,
+    /// unreachable, as replaced values do.
+    func takeBack(_ member: Int32, _ record: TakeBack) {
+        if let saved = record.saved {
+            clear(member)
+            moveValue(of: saved, to: member)
+        }
+        if record.grown >= 0 { truncateChildren(of: record.grown, to: record.previousCount) }
+    }
+
+    /// Drops the children of a container past its first `count`.
+    func truncateChildren(of container: Int32, to count: Int32) {
+        let elements = children(of: container)
+        guard count < elements.count else { return }
+        let node = nodes + Int(container)
+        if node.pointee.kind == .object, state.pointee.memberTables[container] != nil {
+            for dropped in elements[Int(count)...] {
+                let key = nodes[Int(dropped)].key
+                if state.pointee.memberTables[container]?[key] == dropped {
+                    state.pointee.memberTables[container]?[key] = nil
+                }
+            }
+        }
+        node.pointee.childCount = count
+        if count == 0 {
+            node.pointee.firstChild = -1
+            node.pointee.lastChild = -1
+        } else {
+            node.pointee.lastChild = elements[Int(count) - 1]
+            nodes[Int(elements[Int(count) - 1])].nextSibling = -1
+        }
+    }
+
+    /// Moves a member's value into a detached node, for ``takeBack(_:_:)`` to restore should the
+    /// value that replaces it fail; leaves the member unset.
     func setAside(_ member: Int32) -> Int32 {
         let saved = detachedNode()
         moveValue(of: member, to: saved)

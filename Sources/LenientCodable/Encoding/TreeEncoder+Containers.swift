@@ -149,32 +149,43 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    /// The member a value that may fail is written into, with what it takes to leave the object
-    /// as it was should the value fail (``EncodingTree/takeBack(_:of:existedBefore:saved:)``), as
-    /// under `JSONEncoder`, where a model that catches the error finds no trace of the value.
+    /// The member a value that may fail is written into, with what it takes to leave the tree as
+    /// it was should the value fail (``EncodingTree/takeBack(_:_:)``), as under `JSONEncoder`,
+    /// where a model that catches the error finds no trace of the value.
     private struct Slot {
         let node: Int32
-        let existed: Bool
-        let saved: Int32?
+        let record: EncodingTree.TakeBack
     }
 
     /// The ``Slot`` for a key; `nil` when the key mapping ignores the property.
     @inline(__always)
     private func slotTakenBackOnFailure(forKey key: Key) throws(EncodingError) -> Slot? {
         let tree = encoder.tree
-        if plan == nil {
+        var record = EncodingTree.TakeBack()
+        guard let plan else {
+            let before = tree.nodes[Int(node)].childCount
             let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
-            return Slot(node: member, existed: existed, saved: existed ? tree.setAside(member) : nil)
+            if existed {
+                record.saved = tree.setAside(member)
+            } else {
+                // Appended to this object (or to no object, for a detached node: nothing to drop).
+                record.grown = node
+                record.previousCount = before
+            }
+            return Slot(node: member, record: record)
         }
-        let before = tree.nodes[Int(node)].childCount
-        guard let member = try slotIfWritten(for: key) else { return nil }
-        return Slot(node: member, existed: tree.nodes[Int(node)].childCount == before, saved: nil)
+        record.keepsOld = true
+        let member = try encoder.mappedMember(
+            propertyName: key.stringValue, in: node, use: .value, plan: plan,
+            defaultKey: { encoder.jsonKey(for: key, suffix: suffix) }, codingPath: { codingPath + [key] },
+            record: &record)
+        return member.map { Slot(node: $0, record: record) }
     }
 
-    /// Leaves the object as it was before a value failed in `slot`.
+    /// Leaves the tree as it was before a value failed in `slot`.
     @inline(never)
     private func takeBack(_ slot: Slot) {
-        encoder.tree.takeBack(slot.node, of: node, existedBefore: slot.existed, saved: slot.saved)
+        encoder.tree.takeBack(slot.node, slot.record)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -359,9 +370,10 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     /// by user code after its key was written over), as `JSONEncoder` drops what it writes.
     private func appendSlot() -> Int32 {
         let tree = encoder.tree
-        let kind = tree.nodes[Int(node)].kind
-        // A hook's JSON (`json`) written into the node still takes the elements appended after it.
-        guard kind == .array || kind == .json else { return tree.detachedNode() }
+        // A hook's JSON written into the node (`json`) still takes the elements appended after it
+        // when it is an array: expanded into nodes first.
+        if tree.nodes[Int(node)].kind == .json { tree.expandIfJSONLeaf(node) }
+        guard tree.nodes[Int(node)].kind == .array else { return tree.detachedNode() }
         return tree.appendElement(to: node)
     }
 
@@ -457,11 +469,16 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         try encode(value)
     }
 
-    /// Takes back an element whose value failed (``EncodingTree/takeBack(_:of:existedBefore:saved:)``),
-    /// as `JSONEncoder` leaves no trace of it.
+    /// Takes back an element whose value failed (``EncodingTree/takeBack(_:_:)``), as
+    /// `JSONEncoder` leaves no trace of it.
     @inline(never)
     private func takeBack(_ element: Int32) {
-        encoder.tree.takeBack(element, of: node, existedBefore: false, saved: nil)
+        // A detached element (the node is no longer an array) was never added.
+        guard encoder.tree.nodes[Int(node)].lastChild == element else { return }
+        var record = EncodingTree.TakeBack()
+        let count = encoder.tree.nodes[Int(node)].childCount
+        record.note(node, had: count - 1, now: count)
+        encoder.tree.takeBack(element, record)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<

@@ -198,6 +198,18 @@ extension TreeEncoder {
         propertyName: String, in object: Int32, use: MemberUse, plan: KeyPlan, defaultKey: () -> String,
         codingPath: () -> [any CodingKey]
     ) throws(EncodingError) -> Int32? {
+        var record = EncodingTree.TakeBack()
+        return try mappedMember(
+            propertyName: propertyName, in: object, use: use, plan: plan, defaultKey: defaultKey,
+            codingPath: codingPath, record: &record)
+    }
+
+    /// ``mappedMember(propertyName:in:use:plan:defaultKey:codingPath:)``, noting in `record` what
+    /// to undo should the value written there fail (``EncodingTree/takeBack(_:_:)``).
+    func mappedMember(
+        propertyName: String, in object: Int32, use: MemberUse, plan: KeyPlan, defaultKey: () -> String,
+        codingPath: () -> [any CodingKey], record: inout EncodingTree.TakeBack
+    ) throws(EncodingError) -> Int32? {
         switch plan.entry(for: propertyName) {
         case .ignored?:
             return nil
@@ -208,8 +220,10 @@ extension TreeEncoder {
             try Self.checkIndices(of: path, plan: plan, propertyName: propertyName, codingPath: codingPath)
             for level in path.indices.dropLast() {
                 let step = path[level]
+                let before = tree.nodes[Int(parent)].childCount
                 let (child, existed) =
                     step.index.map { (tree.element($0, of: parent), false) } ?? tree.member(step.text, of: parent)
+                record.note(parent, had: before, now: tree.nodes[Int(parent)].childCount)
                 let node = tree.nodes[Int(child)]
                 let wantsArray = path[level + 1].index != nil
                 if !existed && (node.kind == .unset || (node.kind == .null && node.holdsNestedKeys)) {
@@ -224,23 +238,31 @@ extension TreeEncoder {
                 parent = child
             }
             guard let position = lastKey.index else {
-                return try member(lastKey.text, of: parent, use: use) { () throws(EncodingError) in
+                return try member(lastKey.text, of: parent, use: use, record: &record) { () throws(EncodingError) in
                     throw Self.nestedKeyConflict(
                         plan: plan, propertyName: propertyName, path: path, conflictingLevel: path.count - 1,
                         codingPath: codingPath())
                 }
             }
+            let before = tree.nodes[Int(parent)].childCount
             let element = tree.element(position, of: parent)
+            record.note(parent, had: before, now: tree.nodes[Int(parent)].childCount)
             if tree.nodes[Int(element)].holdsNestedKeys && tree.nodes[Int(element)].kind != .null && use != .object {
                 throw Self.nestedKeyConflict(
                     plan: plan, propertyName: propertyName, path: path, conflictingLevel: path.count - 1,
                     codingPath: codingPath())
             }
-            if use == .value { tree.clear(element) }
+            if use == .value {
+                if record.keepsOld && record.grown < 0 {
+                    record.saved = tree.setAside(element)
+                } else {
+                    tree.clear(element)
+                }
+            }
             return element
         case nil:
             let key = plan.strategyKey(for: propertyName)?.text ?? defaultKey()
-            return try member(key, of: object, use: use) { () throws(EncodingError) in
+            return try member(key, of: object, use: use, record: &record) { () throws(EncodingError) in
                 throw Self.nestedKeyConflict(
                     plan: plan, propertyName: propertyName, path: [KeyBytes(key)], conflictingLevel: 0,
                     codingPath: codingPath())
@@ -251,14 +273,19 @@ extension TreeEncoder {
     /// The member of an object for a key, prepared for its use; calls `conflict` when the member
     /// holds nested keys and is wanted for anything but adding members to it.
     private func member(
-        _ key: String, of object: Int32, use: MemberUse, conflict: () throws(EncodingError) -> Void
+        _ key: String, of object: Int32, use: MemberUse, record: inout EncodingTree.TakeBack,
+        conflict: () throws(EncodingError) -> Void
     ) throws(EncodingError) -> Int32 {
+        let before = tree.nodes[Int(object)].childCount
         let (member, existed) = tree.member(key, of: object)
-        guard existed else { return member }
+        guard existed else {
+            record.note(object, had: before, now: tree.nodes[Int(object)].childCount)
+            return member
+        }
         if tree.nodes[Int(member)].holdsNestedKeys {
             if use != .object { try conflict() }
         } else if use == .value {
-            tree.clear(member)
+            if record.keepsOld && record.grown < 0 { record.saved = tree.setAside(member) } else { tree.clear(member) }
         }
         return member
     }

@@ -171,17 +171,8 @@ extension EncodingTree {
             guard (node.kind == .null && node.holdsNestedKeys) || holdsOnlyNulls(element) else { break }
             kept -= 1
         }
-        guard kept < elements.count else { return }
         // The nodes left off stay in the storage, unreachable, as replaced values do.
-        let arrayNode = nodes + Int(array)
-        arrayNode.pointee.childCount = Int32(kept)
-        if kept == 0 {
-            arrayNode.pointee.firstChild = -1
-            arrayNode.pointee.lastChild = -1
-        } else {
-            arrayNode.pointee.lastChild = elements[kept - 1]
-            nodes[Int(elements[kept - 1])].nextSibling = -1
-        }
+        truncateChildren(of: array, to: Int32(kept))
     }
 }
 

@@ -153,3 +153,77 @@ extension EncoderFoundationEdgeTests {
         #expect(try LenientJSONEncoder().encodeToJSONValue(Probing(last: true)) == ["a": "old", "d": ["x": 1]])
     }
 }
+
+extension EncoderFoundationEdgeTests {
+    struct Boom: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key("written"))
+            var list = container.nestedUnkeyedContainer(forKey: Key("list"))
+            try list.encode("x")
+            throw Failing.Refused()
+        }
+    }
+
+    /// A type that maps its keys: a failed value leaves no trace either, at a renamed key, a
+    /// nested key, an index, a fallback list's first key or a key its strategy spells.
+    struct Mapped: Encodable, KeyMapping {
+        enum CodingKeys: String, CodingKey { case renamed, nested, other, indexed, listed, plainName }
+        static var keyMapping: [String: KeySource] {
+            ["renamed": "R", "nested": "x.a", "other": "x.b", "indexed": "info[1].z", "listed": ["id", "ID"]]
+        }
+        static let keyStrategy: KeyStrategy? = .snakeCase
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(7, forKey: .renamed)
+            try? container.encode(Boom(), forKey: .renamed)
+            try container.encode(7, forKey: .nested)
+            try? container.encode(Boom(), forKey: .other)
+            try? container.encode(Double.nan, forKey: .other)
+            try? container.encode(Boom(), forKey: .indexed)
+            try? container.encode(Boom(), forKey: .listed)
+            try container.encode(3, forKey: .plainName)
+            try? container.encode(Boom(), forKey: .plainName)
+            try? container.encode(Float.nan, forKey: .plainName)
+        }
+    }
+
+    @Test func aFailedValueOfAKeyMappedTypeLeavesNoTrace() throws {
+        let expected: JSONValue = ["R": 7, "x": ["a": 7], "plain_name": 3]
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try JSONValue(parsing: encoder.encode(Mapped())) == expected)
+        #expect(try encoder.encodeToJSONValue(Mapped()) == expected)
+        let object = try #require(try encoder.encodeToJSONObject(Mapped()) as? [String: Any])
+        #expect(object.keys.sorted() == ["R", "plain_name", "x"])
+    }
+
+    struct HookObject: Encodable, EncodingHooks {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(1)
+        }
+        func didEncode(_ json: inout JSONValue) throws { json = ["m": 1] }
+    }
+
+    /// An unkeyed container kept after a hooked value wrote an object over its key: its writes
+    /// are dropped, by every entry point.
+    struct KeptOverHook: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var list = container.nestedUnkeyedContainer(forKey: Key("h"))
+            try list.encode(0)
+            try container.encode(HookObject(), forKey: Key("h"))
+            try list.encode(5)
+            var nested = list.nestedContainer(keyedBy: Key.self)
+            try nested.encode(1, forKey: Key("deep"))
+        }
+    }
+
+    @Test func writesOverAHooksObjectAreDropped() throws {
+        let encoder = LenientJSONEncoder()
+        #expect(String(decoding: try encoder.encode(KeptOverHook()), as: UTF8.self) == #"{"h":{"m":1}}"#)
+        #expect(try encoder.encodeToJSONValue(KeptOverHook()) == ["h": ["m": 1]])
+    }
+}
