@@ -73,7 +73,10 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    mutating func encodeNil(forKey key: Key) throws { try encoder.tree.setNull(slot(for: key)) }
+    mutating func encodeNil(forKey key: Key) throws {
+        if let plan, plan.isRequired(key.stringValue) { throw requiredPropertyIsNil(key, plan: plan) }
+        try encoder.tree.setNull(slot(for: key))
+    }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         if usesGenericPath { return try encodeThroughConverters(value, forKey: key) }
         try encoder.tree.setBool(slot(for: key), value)
@@ -201,8 +204,15 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
         do {
             try encoder.encode(value, into: slot.node, key: key)
-            if let plan, plan.hasEncodingTransforms {
-                try applyEncodingTransform(of: key, value: value, to: slot.node, plan: plan)
+            if let plan {
+                if plan.hasEncodingTransforms {
+                    try applyEncodingTransform(of: key, value: value, to: slot.node, plan: plan)
+                }
+                // A value that writes `null` (`Int??.some(nil)`, `JSONValue.null`), which the decoder
+                // refuses for a required property as it refuses `nil`.
+                if plan.isRequired(key.stringValue) && encoder.tree.nodes[Int(slot.node)].kind == .null {
+                    throw requiredPropertyIsNil(key, plan: plan)
+                }
             }
         } catch {
             takeBack(slot)
@@ -284,7 +294,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    /// The error of a required property that is `nil`.
+    /// The error of a required property that is `nil`, or whose value writes `null`.
     @inline(never)
     private func requiredPropertyIsNil(_ key: Key, plan: KeyPlan) -> EncodingError {
         EncodingError.invalidValue(

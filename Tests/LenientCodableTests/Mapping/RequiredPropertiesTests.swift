@@ -162,6 +162,45 @@ import Testing
             try LenientJSONDecoder(options: .strict).decode(Token.self, from: written) == Token(value: "a", scope: nil))
     }
 
+    struct NullWriting: Encodable, KeyMapping {
+        var nested: Int??
+        var json: JSONValue?
+        var explicit: Bool
+        static let requiredProperties: Set<String> = ["nested", "json", "explicit"]
+
+        enum CodingKeys: String, CodingKey { case nested, json, explicit }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(nested, forKey: .nested)
+            try container.encodeIfPresent(json, forKey: .json)
+            if explicit {
+                try container.encodeNil(forKey: .explicit)
+            } else {
+                try container.encode(1, forKey: .explicit)
+            }
+        }
+    }
+
+    /// A required property whose value writes `null` is refused as its `nil` is: `Int??.some(nil)`,
+    /// `JSONValue.null`, or an explicit `encodeNil`. The value that writes something else is kept.
+    @Test(arguments: [
+        (NullWriting(nested: .some(nil), json: 1, explicit: false), "nested"),
+        (NullWriting(nested: 1, json: .null, explicit: false), "json"),
+        (NullWriting(nested: 1, json: 2, explicit: true), "explicit"),
+    ])
+    func aRequiredValueThatWritesNullIsNotEncoded(value: NullWriting, property: String) throws {
+        let encoder = LenientJSONEncoder()
+        let error = try #require(throws: EncodingError.self) { try encoder.encode(value) }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == [property])
+        let written = try encoder.encode(NullWriting(nested: 1, json: 2, explicit: false))
+        #expect(try JSONValue(parsing: written) == ["nested": 1, "json": 2, "explicit": 1])
+    }
+
     @Test func aTransformedRequiredValueIsNotDefaulted() throws {
         let decoder = LenientJSONDecoder()
         #expect(try decoder.decode(Trimmed.self, from: #"{"code":{"value":"4"}}"#) == Trimmed(code: 4))
