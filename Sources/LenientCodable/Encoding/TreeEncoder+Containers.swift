@@ -204,16 +204,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
         do {
             try encoder.encode(value, into: slot.node, key: key)
-            if let plan {
-                if plan.hasEncodingTransforms {
-                    try applyEncodingTransform(of: key, value: value, to: slot.node, plan: plan)
-                }
-                // A value that writes `null` (`Int??.some(nil)`, `JSONValue.null`), which the decoder
-                // refuses for a required property as it refuses `nil`.
-                if plan.isRequired(key.stringValue) && encoder.tree.nodes[Int(slot.node)].kind == .null {
-                    throw requiredPropertyIsNil(key, plan: plan)
-                }
-            }
+            if let plan { try finishMappedValue(value, forKey: key, in: slot.node, plan: plan) }
         } catch {
             takeBack(slot)
             throw error
@@ -291,6 +282,18 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
                     AbsentMember(
                         propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix), plan: plan)
                 ))
+        }
+    }
+
+    /// What a type with a key plan does after one of its values is written: its encoding
+    /// transform, and the refusal of a required property whose value wrote `null`
+    /// (`Int??.some(nil)`, `JSONValue.null`), as the decoder refuses it as it refuses `nil`. Apart
+    /// from `encode(_:forKey:)`, whose frame every nesting level stacks.
+    @inline(never)
+    private func finishMappedValue<T: Encodable>(_ value: T, forKey key: Key, in slot: Int32, plan: KeyPlan) throws {
+        if plan.hasEncodingTransforms { try applyEncodingTransform(of: key, value: value, to: slot, plan: plan) }
+        if plan.isRequired(key.stringValue) && encoder.tree.nodes[Int(slot)].kind == .null {
+            throw requiredPropertyIsNil(key, plan: plan)
         }
     }
 
