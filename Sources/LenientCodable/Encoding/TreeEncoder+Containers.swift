@@ -482,16 +482,14 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         try encode(value)
     }
 
-    /// Takes back an element whose value failed (``EncodingTree/takeBack(_:_:)``), as
-    /// `JSONEncoder` leaves no trace of it.
+    /// Takes back an element whose value failed, as `JSONEncoder` leaves no trace of it: it was
+    /// the array's last, and nothing it wrote is reachable once it is dropped.
     @inline(never)
     private func takeBack(_ element: Int32) {
         // A detached element (the node is no longer an array) was never added.
-        guard encoder.tree.nodes[Int(node)].lastChild == element else { return }
-        var record = EncodingTree.TakeBack()
-        let count = encoder.tree.nodes[Int(node)].childCount
-        record.note(node, had: count - 1, now: count)
-        encoder.tree.takeBack(element, record)
+        let array = encoder.tree.nodes[Int(node)]
+        guard array.lastChild == element else { return }
+        encoder.tree.truncateChildren(of: node, to: array.childCount - 1)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
