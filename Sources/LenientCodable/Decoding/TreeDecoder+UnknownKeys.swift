@@ -278,9 +278,13 @@ extension TreeDecoder.KeyedContainer {
             reads.steps.formUnion(mapped.steps)
             siblingReads.append(isRead)
         }
+        // A tagged enum's tag beside this payload, found as the enum's container found it (a
+        // tag found loosely is among the keys read loosely).
+        let tagValues = decoder.tagKeys(besidePayloadIn: objectIndex).compactMap { exactValueIndex(named: $0) }
         let members = firstMembers(of: objectIndex) { keyIndex, key -> JSONValue? in
             let valueIndex = keyIndex + 1
-            guard !reads.ends.contains(valueIndex), !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
+            guard !reads.ends.contains(valueIndex), !tagValues.contains(valueIndex),
+                !isRead(keyAt: keyIndex, excluding: ownName, memo: memo),
                 !siblingReads.contains(where: { $0(keyIndex) }),
                 let value = reads.steps.contains(valueIndex)
                     ? unread(in: valueIndex, reads: reads, path: codingPathNode.appending(AnyCodingKey(key)))

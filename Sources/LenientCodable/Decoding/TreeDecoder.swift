@@ -105,6 +105,9 @@ final class TreeDecoder: Decoder {
         /// The pairs of coding-key types this decode recorded in ``SiblingCodingKeys``, by model:
         /// each value of a class hierarchy after the first skips the process-wide lock.
         @exclusivity(unchecked) var recordedSiblings: Set<[ObjectIdentifier]> = []
+        /// The tags of the ``TaggedCodable`` payloads being decoded beside them: each one's
+        /// object and tag key (``decodingPayload(besideTag:_:)``).
+        @exclusivity(unchecked) var tagMembers: [(object: Int, key: String)] = []
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -453,6 +456,22 @@ final class TreeDecoder: Decoder {
     /// says which payload to decode but is none of its properties. So `{"type": "card"}` in a
     /// list is an element of which no property was present, not a card made up of defaults.
     func keyIsNotAProperty() { keysFound &-= 1 }
+
+    /// Decodes a ``TaggedCodable`` payload whose members sit beside its tag, in the current
+    /// object: the tag's member is the enum's, so no ``UnknownKeys`` property of the payload
+    /// keeps it (the encoder writes the case's tag), and a value built in code round-trips.
+    func decodingPayload<T>(besideTag key: String, _ body: () throws -> T) rethrows -> T {
+        occasional.tagMembers.append((object: nodeIndex, key: key))
+        defer { occasional.tagMembers.removeLast() }
+        return try body()
+    }
+
+    /// The tag keys of the payloads being decoded beside their tags in the object at
+    /// `objectIndex` (``decodingPayload(besideTag:_:)``).
+    func tagKeys(besidePayloadIn objectIndex: Int) -> [String] {
+        guard let members = occasionalState?.tagMembers, !members.isEmpty else { return [] }
+        return members.filter { $0.object == objectIndex }.map(\.key)
+    }
 
     /// How many keys the errors built so far hold: the work that paths cost, for tests.
     @exclusivity(unchecked) var errorPathKeys = 0

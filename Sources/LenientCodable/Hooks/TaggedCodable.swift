@@ -75,7 +75,11 @@ extension TaggedCodable {
     static func decodePayload(
         of variant: TaggedVariant<Self>, container: KeyedDecodingContainer<TagCodingKey>, decoder: any Decoder
     ) throws -> Self {
-        guard let contentKey = Self.contentKey else { return try variant.decodePayload(decoder) }
+        guard let contentKey = Self.contentKey else {
+            // The tag's member is the enum's: no `UnknownKeys` property of the payload keeps it.
+            guard let treeDecoder = decoder as? TreeDecoder else { return try variant.decodePayload(decoder) }
+            return try treeDecoder.decodingPayload(besideTag: Self.tagKey) { try variant.decodePayload(decoder) }
+        }
         let key = TagCodingKey(contentKey)
         // The content key is none of the payload's properties: taken back out of what `contains`
         // and the decode count, also when the payload fails (a Foundation-like pass then decodes

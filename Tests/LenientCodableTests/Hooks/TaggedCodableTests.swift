@@ -142,32 +142,76 @@ import Testing
         static let variants: [TaggedVariant<SharedPayload>] = [
             .init("card", Kept.self, SharedPayload.card), .init("gift_card", Kept.self, SharedPayload.giftCard),
         ]
+
+        var payload: Kept {
+            switch self {
+            case .card(let kept), .giftCard(let kept): kept
+            }
+        }
     }
 
-    /// A payload's `UnknownKeys` keeps the tag it was read with; encoded as another case that
-    /// shares the payload type, the case's own tag wins, and the round trip keeps the rest.
-    @Test func theTagWinsOverATagKeptInThePayloadsBag() throws {
-        let read = try LenientJSONDecoder().decode(
-            SharedPayload.self, from: #"{"type":"card","number":"1","extra":true}"#)
-        guard case .card(let payload) = read else {
-            Issue.record("expected a card, got \(read)")
-            return
+    /// The tag's member is the enum's: a payload's `UnknownKeys` keeps the members beside it but
+    /// not the tag, so that decoding what the encoder wrote gives the same value, for a value
+    /// decoded or built in code, whichever case shares the payload type.
+    @Test(arguments: [LenientJSONDecoder.Options.lenient, .strict])
+    func aPayloadsBagKeepsTheMembersBesideTheTagButNotTheTag(_ options: LenientJSONDecoder.Options) throws {
+        let decoder = LenientJSONDecoder(options: options)
+        let read = try decoder.decode(SharedPayload.self, from: #"{"type":"card","number":"1","extra":true}"#)
+        #expect(read == .card(Kept(number: "1", extras: ["extra": true])))
+        let cases = [
+            read, .giftCard(Kept(number: "1", extras: ["extra": true])), .card(Kept(number: "2")),
+            .giftCard(Kept(number: "3", extras: ["Type": "kept", "note": [1, 2]])),
+        ]
+        for value in cases {
+            let (again, report) = try decoder.decodeWithReport(
+                SharedPayload.self, from: LenientJSONEncoder().encode(value))
+            #expect(again == value)
+            #expect(report.isEmpty)
         }
-        #expect(payload.extras.members["type"] == "card")
-        let written = try LenientJSONEncoder().encode(SharedPayload.giftCard(payload))
-        #expect(String(decoding: written, as: UTF8.self) == #"{"type":"gift_card","number":"1","extra":true}"#)
-        let (again, report) = try LenientJSONDecoder().decodeWithReport(SharedPayload.self, from: written)
-        guard case .giftCard(let back) = again else {
-            Issue.record("expected a gift card, got \(again)")
-            return
-        }
-        #expect(back.number == "1" && back.extras.members["extra"] == true)
-        #expect(report.isEmpty)
-        // A kept tag of another kind is left out too.
-        let numbered = Kept(number: "2", extras: UnknownKeys(["type": 5]))
         #expect(
-            String(decoding: try LenientJSONEncoder().encode(SharedPayload.card(numbered)), as: UTF8.self)
-                == #"{"type":"card","number":"2"}"#)
+            String(decoding: try LenientJSONEncoder().encode(SharedPayload.giftCard(read.payload)), as: UTF8.self)
+                == #"{"type":"gift_card","number":"1","extra":true}"#)
+        // A tag put in the bag by hand is left out: the case's own tag wins, whatever its kind.
+        for kept: JSONValue in ["card", 5] {
+            let numbered = Kept(number: "2", extras: UnknownKeys(["type": kept]))
+            #expect(
+                String(decoding: try LenientJSONEncoder().encode(SharedPayload.card(numbered)), as: UTF8.self)
+                    == #"{"type":"card","number":"2"}"#)
+        }
+    }
+
+    /// A tag found under another spelling is the enum's too, reported once as a key fallback;
+    /// the round trip writes it under the tag key and gives the same value back.
+    @Test func aTagFoundLooselyIsNotKeptInThePayloadsBag() throws {
+        let (read, report) = try LenientJSONDecoder().decodeWithReport(
+            SharedPayload.self, from: #"{"TYPE":"gift_card","number":"1","Extra":null}"#)
+        #expect(read == .giftCard(Kept(number: "1", extras: ["Extra": nil])))
+        #expect(report.issues.map(\.kind) == [.keyFallback])
+        #expect(report.issues.map(\.jsonPath) == ["TYPE"])
+        let written = try LenientJSONEncoder().encode(read)
+        #expect(String(decoding: written, as: UTF8.self) == #"{"type":"gift_card","number":"1","Extra":null}"#)
+        let (again, reportAgain) = try LenientJSONDecoder().decodeWithReport(SharedPayload.self, from: written)
+        #expect(again == read)
+        #expect(reportAgain.isEmpty)
+    }
+
+    enum Outer: TaggedCodable, Equatable {
+        case shared(SharedPayload)
+        static let tagKey = "kind"
+        static let variants: [TaggedVariant<Outer>] = [.init("shared", SharedPayload.self, Outer.shared)]
+    }
+
+    /// A tagged payload that is itself a tagged enum, in the same object: neither tag is kept,
+    /// and a bag in a nested object keeps its own `type` member.
+    @Test func nestedTagsInOneObjectAreNeitherKept() throws {
+        let text = #"{"kind":"shared","type":"card","number":"1","inner":{"type":"x"}}"#
+        let read = try LenientJSONDecoder().decode(Outer.self, from: text)
+        #expect(read == .shared(.card(Kept(number: "1", extras: ["inner": ["type": "x"]]))))
+        let written = try LenientJSONEncoder().encode(read)
+        #expect(String(decoding: written, as: UTF8.self) == text)
+        let (again, report) = try LenientJSONDecoder().decodeWithReport(Outer.self, from: written)
+        #expect(again == read)
+        #expect(report.isEmpty)
     }
 
     @Test(arguments: [Coder.foundation, .strict])
