@@ -145,6 +145,11 @@ final class EncodingTree {
     /// itself, where the tag wins (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``). Only
     /// assigned whole, so exempt from the dynamic exclusivity check.
     @exclusivity(unchecked) var payloadTag: (node: Int32, key: String)?
+    /// The `super` members that keyed containers' `superEncoder()` handed out: a superclass
+    /// writes its object there, and a subclass's ``UnknownKeys`` kept `super` whole (the decoder
+    /// cannot know what the superclass reads), so what was kept is merged into that object, the
+    /// superclass's own members winning. Only changed by single `insert` calls.
+    @exclusivity(unchecked) var superObjects: Set<Int32> = []
     /// Keeps the calls off the end of their thread's stack (``TreeEncoder/checkStack(_:depth:suffix:)``).
     /// What it knows of a thread's stack serves the tree's next calls, and a call on another
     /// thread finds its address outside that stack and looks again. Only used by the encoders of
@@ -414,6 +419,7 @@ final class EncodingTree {
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
         if !absentMembers.isEmpty { absentMembers = [] }
         payloadTag = nil
+        if !superObjects.isEmpty { superObjects = [] }
         return true
     }
 

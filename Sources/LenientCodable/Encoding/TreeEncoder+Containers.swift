@@ -361,6 +361,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         let tree = encoder.tree
         let (member, existed) = tree.member(encoder.jsonKey(for: key, suffix: suffix), of: node)
         if existed { tree.clear(member) }
+        tree.superObjects.insert(member)
         return encoder.superEncoder(node: member, key: key)
     }
 

@@ -8,6 +8,9 @@
 
  - a kept member whose key the model did not write is added, after the model's members;
  - a kept member whose key the model wrote as a property's value is left out;
+ - a kept object where the model's superclass wrote its object through `superEncoder()` is
+   merged into it, one level: the superclass's members win, the others are added (the decoder
+   keeps `super` whole, as it cannot know what the superclass reads);
  - a kept member where the model wrote a nested key's objects and arrays (`"ext.desc"`,
    `"info[1].zone"`, marked `holdsNestedKeys`) is merged into them, level by level: objects
    member by member, arrays element by element, by position. A position that the model only
@@ -50,7 +53,10 @@ extension TreeEncoder {
             for (key, value) in last.members {
                 if let payloadTag = tree.payloadTag, payloadTag.node == node, payloadTag.key == key { continue }
                 let (member, existed) = tree.member(key, of: node)
-                if existed {
+                if existed, !tree.superObjects.isEmpty, tree.superObjects.contains(member) {
+                    try mergeIntoSuperObject(
+                        kept: value, member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
+                } else if existed {
                     try merge(kept: value, into: member, path: EncoderPathNode.root.appending(AnyCodingKey(key)))
                 } else {
                     // Server data, written as it came: no key strategy for the keys inside it.
@@ -58,6 +64,25 @@ extension TreeEncoder {
                 }
             }
             if tree.absentMembers.count > absentMark { tree.writeNullsForAbsentMembers(of: node, from: absentMark) }
+        }
+    }
+
+    /// Merges a kept object into the object a superclass wrote through `superEncoder()`: the
+    /// members it did not write are added; those it wrote win, merged into only where its key
+    /// mapping made them (``merge(kept:into:path:)``).
+    private func mergeIntoSuperObject(kept: JSONValue, _ node: Int32, path: EncoderPathNode) throws {
+        tree.expandIfJSONLeaf(node)
+        guard case .object(let members) = kept, tree.nodes[Int(node)].kind == .object else {
+            return try merge(kept: kept, into: node, path: path)
+        }
+        for (key, value) in members {
+            let memberPath = path.appending(DictionaryCodingKey(key, hasIntValue: false))
+            let (member, existed) = tree.member(key, of: node)
+            if existed {
+                try merge(kept: value, into: member, path: memberPath)
+            } else {
+                try insert(value, into: member, path: memberPath)
+            }
         }
     }
 

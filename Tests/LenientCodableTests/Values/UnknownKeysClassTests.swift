@@ -380,3 +380,57 @@ import Testing
         #expect(value.extras[spelling(1)] == nil && value.extras[spelling(2)] == JSONValue("v2"))
     }
 }
+
+// MARK: - A subclass's bag beside `superDecoder()`
+
+extension UnknownKeysClassTests {
+    class SuperBase: Codable {
+        var id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    /// The `superDecoder()` pattern with a bag in the subclass: the bag keeps `super` whole (the
+    /// decoder cannot know what the superclass reads), and the encoder merges it into the object
+    /// the superclass writes through `superEncoder()`, the superclass's members winning.
+    final class SuperSub: SuperBase {
+        var name: String
+        var extras = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case name, extras }
+        init(id: Int, name: String) {
+            self.name = name
+            super.init(id: id)
+        }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            try super.init(from: container.superDecoder())
+            extras = try container.decode(UnknownKeys.self, forKey: .extras)
+        }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try super.encode(to: container.superEncoder())
+            try container.encode(extras, forKey: .extras)
+        }
+    }
+
+    @Test func membersTheSuperclassDoesNotReadComeBackBesideItsOwn() throws {
+        let text = #"{"name":"a","super":{"id":1,"q":{"r":2}},"z":3}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(SuperSub.self, from: text)
+        #expect(value.id == 1 && value.name == "a" && report.isEmpty)
+        let written = try LenientJSONEncoder().encode(value)
+        #expect(String(decoding: written, as: UTF8.self) == text)
+        let again = try LenientJSONDecoder().decode(SuperSub.self, from: written)
+        #expect(again.id == 1 && again.name == "a" && again.extras == value.extras)
+        // The superclass's own value wins over what the bag kept of it.
+        value.id = 5
+        let edited = try LenientJSONDecoder().decode(SuperSub.self, from: LenientJSONEncoder().encode(value))
+        #expect(edited.id == 5 && edited.extras["super"]?["q"] == ["r": 2] && edited.extras["z"] == 3)
+        // A superclass that writes something other than an object keeps it.
+        let built = SuperSub(id: 2, name: "b")
+        built.extras = ["super": "legacy"]
+        #expect(
+            String(decoding: try LenientJSONEncoder().encode(built), as: UTF8.self)
+                == #"{"name":"b","super":{"id":2}}"#)
+    }
+}
