@@ -817,12 +817,26 @@ extension TreeDecoder {
                     return try invalidValue(T.self, error: error, at: index, path: path, reportMark: mark)
                 }
                 decoder.rollbackReport(to: mark)
-                decoder.record(
-                    .defaulted, path: path, found: index,
-                    "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the declared default \(TreeDecoder.describeDefault(value))."
-                )
+                Self.recordDeclaredDefault(value, for: error, decoder: decoder, at: index, path: path)
                 return value
             }
+        }
+
+        /// Records a declared default that took the place of a value that failed: `.rejected`
+        /// when a hook refused the value, as ``invalidValue(_:decoder:error:at:path:reportMark:)``
+        /// says it, otherwise `.defaulted`.
+        private static func recordDeclaredDefault<T>(
+            _ value: T, for error: any Error, decoder: TreeDecoder, at index: Int, path: CodingPathNode
+        ) {
+            let declared = "used the declared default \(TreeDecoder.describeDefault(value))"
+            if TreeDecoder.isRejection(error, at: path) {
+                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); \(declared).")
+                return
+            }
+            decoder.record(
+                .defaulted, path: path, found: index,
+                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); \(declared)."
+            )
         }
 
         /// An optional property of a type that declares transforms or required properties.
@@ -962,10 +976,7 @@ extension TreeDecoder {
                         return try body(inner, 0, path)
                     } catch  where inner.options.defaultsInvalidValues && inner.mayForgive() {
                         inner.rollbackReport(to: mark)
-                        inner.record(
-                            .defaulted, path: path, found: 0,
-                            "Cannot decode \(inner.describeFound(at: 0)) as \(T.self) (\(TreeDecoder.reason(error))); used the declared default \(TreeDecoder.describeDefault(declaredDefault))."
-                        )
+                        Self.recordDeclaredDefault(declaredDefault, for: error, decoder: inner, at: 0, path: path)
                         return declaredDefault
                     }
                 }

@@ -216,9 +216,17 @@ extension TreeDecoder {
             var position = 0
             let end = tree[index].containerEnd
             while element < end {
-                let elementPath = path.appending(AnyCodingKey(intValue: position))
+                let elementPath = path.appending(AnyCodingKey(index: position))
                 if readKeys?.contains(element) != true {
-                    if tree[element].kind == .object { reportUnreadKeys(of: element, path: elementPath) }
+                    // An object's members are named one by one; an element with none, and any
+                    // other element, is named whole (an `UnknownKeys` property keeps it).
+                    if tree[element].kind == .object, tree.next(after: element) > element + 1 {
+                        reportUnreadKeys(of: element, path: elementPath)
+                    } else {
+                        record(
+                            .unknownKey, path: elementPath, found: element,
+                            "No property reads the element at index \(position).")
+                    }
                 } else if passedKeys.contains(element) {
                     reportUnreadKeys(inside: element, path: elementPath)
                 }
@@ -353,7 +361,7 @@ extension TreeDecoder.KeyedContainer {
         var position = 0
         var element = valueIndex + 1
         while element < end {
-            let elementPath = path.appending(AnyCodingKey(intValue: position))
+            let elementPath = path.appending(AnyCodingKey(index: position))
             if let value = keptValue(element, node: element, path: elementPath, levels: levels + 1) {
                 elements.append(value)
             }
@@ -448,7 +456,7 @@ extension TreeDecoder.KeyedContainer {
             let isPadding = elements.count < lastRead && tree[element].kind == .null
             if !isPadding,
                 let value = rest(
-                    of: element, node: element, path: path.appending(AnyCodingKey(intValue: elements.count)))
+                    of: element, node: element, path: path.appending(AnyCodingKey(index: elements.count)))
             {
                 elements.append(value)
                 keptCount = elements.count

@@ -99,12 +99,15 @@ public struct DecodingIssue: Sendable {
     /// The JSON value that was found, when there was one.
     public var found: JSONValue?
 
-    private var storedPath: ReportPath
+    fileprivate var storedPath: ReportPath
     /// `nil` when the JSON path is the path.
     private var storedJSONPath: ReportPath?
     /// Where the decoder found the value, when it knows: what tells a value forgiven twice (a
     /// model that read it twice) from two values (``ReportCollector/report``).
     var origin: IssueOrigin?
+    /// For a fallback's issue that absorbed what was then done to the value: the fallback's own
+    /// origin, the object and key it was found for (``ReportCollector/report``).
+    var absorbedFallback: IssueOrigin?
 
     /// Creates an issue.
     ///
@@ -191,6 +194,12 @@ struct ReportPath: @unchecked Sendable {
         case .codingPath(let path): path.reportPath
         case .jsonPath(let path): path.text
         }
+    }
+
+    /// The path's keys, without the steps that ``CodingPathNode/reportPath`` writes as indices.
+    var keysWithoutIndices: [String] {
+        guard case .codingPath(let path) = storage else { return [text] }
+        return path.path.filter { !$0.isReportIndex }.map(\.stringValue)
     }
 }
 
@@ -285,8 +294,13 @@ final class ReportCollector {
         merged.absorb(issue)
         if merged.found == nil { merged.found = issue.found }
         // Known by the value it forgave: a model that reads the value again as another type
-        // (found there, then coerced) keeps both issues, the second saying more.
-        if let origin = issue.origin { merged.origin = origin }
+        // (found there, then coerced) keeps both issues, the second saying more. The fallback's
+        // issue alone, for another read of the same member (`contains` first), says less than
+        // this one and is left out of the report.
+        if let origin = issue.origin {
+            if merged.absorbedFallback == nil { merged.absorbedFallback = fallback.origin }
+            merged.origin = origin
+        }
         issues[position - 1] = merged
         return true
     }
@@ -298,6 +312,11 @@ final class ReportCollector {
     var report: DecodingReport {
         guard issues.count > 1 else { return DecodingReport(issues: issues) }
         var seen = Set<IssueIdentity>(minimumCapacity: issues.count)
+        // A member found under another key and read twice, once as it was (`contains`, or as a
+        // `String`) and once changed on top (parsed, coerced): the second issue says all of it.
+        for issue in issues {
+            if let fallback = issue.absorbedFallback { seen.insert(IssueIdentity(fallbackAlone: fallback)) }
+        }
         guard let first = issues.indices.first(where: { !seen.insert(IssueIdentity(issues[$0])).inserted }) else {
             return DecodingReport(issues: issues)
         }
@@ -312,16 +331,25 @@ final class ReportCollector {
     /// node the decoder found it at, or for a missing value the object and key it looked in (a
     /// value read as `Int` and again as `Double` is one value coerced); for issues recorded
     /// without an origin (inside JSON text in a string or JSON a hook returned, whose trees are
-    /// gone), by where the value is in the JSON and the message: a model that decodes the text
-    /// twice, as a list's wrapped element (`x[0].v`) and as itself (`x.v`), forgave one value.
+    /// gone), by where the value is in the JSON, the message, and the keys of the value's path
+    /// without its indices: a model that decodes the text twice, as a list's wrapped element
+    /// (`x[0].v`) and as itself (`x.v`), forgave one value, but two properties that read the same
+    /// JSON (`width` and `height`, each transformed out of `size`) forgave two.
     private struct IssueIdentity: Hashable {
         let origin: IssueOrigin?
         let written: [String]
         let kind: DecodingIssue.Kind
 
+        /// The identity of a fallback's issue that nothing was absorbed into.
+        init(fallbackAlone origin: IssueOrigin) {
+            self.origin = origin
+            written = []
+            kind = .keyFallback
+        }
+
         init(_ issue: DecodingIssue) {
             origin = issue.origin
-            written = issue.origin == nil ? [issue.jsonPath, issue.message] : []
+            written = issue.origin == nil ? [issue.jsonPath, issue.message] + issue.storedPath.keysWithoutIndices : []
             kind = issue.kind
         }
     }
@@ -335,12 +363,21 @@ struct IssueOrigin: Hashable {
     let missingKey: String?
 }
 
+extension CodingKey {
+    /// Whether the report writes the key as an index (`[2]`): an array's element, whose key is
+    /// `Index 2` as Foundation names it. A dictionary's key that is a number (`[Int: V]`) is a
+    /// member of an object in the JSON, and is written as a key (`byID.4`), as `"04"` is.
+    fileprivate var isReportIndex: Bool {
+        intValue != nil && stringValue.hasPrefix("Index ")
+    }
+}
+
 extension CodingPathNode {
     /// The path as the report writes it: `books[2].page`.
     var reportPath: String {
         var text = ""
         for key in path {
-            if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == String(index) {
+            if key.isReportIndex, let index = key.intValue {
                 text += "[\(index)]"
             } else {
                 JSONPathIndex.append(JSONPathIndex.keyStep(key.stringValue), to: &text)

@@ -263,6 +263,7 @@ extension UnknownKeysNestedKeyTests {
 
     /// What a nested key goes through is looked inside: the members beside it that no property
     /// reads are reported, where `UnknownKeys` would keep them, and nothing is reported twice.
+    /// An element beside it is reported by its members, or whole when it has none.
     @Test func membersBesideANestedKeyAreUnknownKeysToo() throws {
         var options = LenientJSONDecoder.Options.lenient
         options.reportsUnknownKeys = true
@@ -275,9 +276,9 @@ extension UnknownKeysNestedKeyTests {
         #expect(value == PathsWithoutExtras(desc: 1, time: 2, owner: Owner(name: "o")))
         #expect(
             report.issues(ofKind: .unknownKey).map(\.path).sorted() == [
-                "ext.deeper", "ext.other", "info[0].x", "info[1].y", "owner.z", "zz",
+                "ext.deeper", "ext.other", "info[0].x", "info[1].y", "info[2]", "owner.z", "zz",
             ])
-        #expect(report.issues.count == 6, "\(report)")
+        #expect(report.issues.count == 7, "\(report)")
 
         // With an UnknownKeys property, every one of them is kept and none is reported; the
         // model comes back the same.
@@ -592,5 +593,40 @@ extension UnknownKeysNestedKeyTests {
         #expect(trip.value.map(\.extras) == [["ext": ["x": 1]], ["y": 2]])
         #expect(trip.written == (try Self.json(json)))
         #expect(trip.again == trip.value)
+    }
+}
+
+// MARK: - Elements beside a nested key
+
+extension UnknownKeysNestedKeyTests {
+    struct Time: Codable, Equatable, KeyMapping {
+        var t: Int
+        static let keyMapping: [String: KeySource] = ["t": "info[1].time"]
+    }
+
+    struct TimeWithExtras: Codable, Equatable, KeyMapping {
+        var t: Int
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["t": "info[1].time"]
+    }
+
+    /// The elements beside a key path's element that are no object with members (a number, an
+    /// empty object, an array, `null`) are reported whole, as an `UnknownKeys` property keeps them.
+    @Test func elementsBesideAKeyPathAreReportedWhole() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let decoder = LenientJSONDecoder(options: options)
+        let json = #"{"info":[7,{"time":1},{},[2],null,{"x":1}]}"#
+        let (value, report) = try decoder.decodeWithReport(Time.self, from: json)
+        #expect(value == Time(t: 1))
+        #expect(
+            report.issues(ofKind: .unknownKey).map(\.path) == ["info[0]", "info[2]", "info[3]", "info[4]", "info[5].x"])
+        #expect(report.issues.count == 5)
+        let (kept, keptReport) = try decoder.decodeWithReport(TimeWithExtras.self, from: json)
+        #expect(kept.extras == ["info": [7, nil, [:], [2], nil, ["x": 1]]])
+        #expect(keptReport.isEmpty)
+        let (again, againReport) = try decoder.decodeWithReport(
+            TimeWithExtras.self, from: LenientJSONEncoder().encode(kept))
+        #expect(again == kept && againReport.isEmpty)
     }
 }

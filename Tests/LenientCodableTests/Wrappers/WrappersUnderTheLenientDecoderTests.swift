@@ -238,7 +238,7 @@ import Testing
             let (model, report) = try LenientJSONDecoder(options: options).decodeWithReport(Lossy.self, from: document)
             #expect(model.map == [1: 1, 4: 4])
             let dropped = report.issues.filter { $0.kind == .droppedElement }.map(\.path).sorted()
-            #expect(dropped == ["map. 5", "map.x", "map[3]"], "\(options)")
+            #expect(dropped == ["map. 5", "map.3", "map.x"], "\(options)")
         }
         // Foundation's decoder leaves out the same members.
         let foundations = try JSONDecoder().decode(Lossy.self, from: Data(document.utf8))
