@@ -175,6 +175,8 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                 // Foundation's decoding under a key strategy that converts keys reads every
                 // member, the repeated ones too, and fails on one it cannot read.
                 _ = try decoder.unwrapElement(Member.self, at: valueIndex, path: box.appending(MemberKey(key)))
+            } else if decoder.readsRepeatedMembersAsFoundation {
+                decoder.forgiveRepeatedMember(Member.self, key: key, at: valueIndex, path: box.appending(MemberKey(key)))
             }
             keyIndex = tree.next(after: valueIndex)
         }
@@ -191,6 +193,28 @@ extension TreeDecoder {
     var decodesRepeatedMembers: Bool {
         if case .useDefaultKeys = settings.keyDecodingStrategy { return false }
         return !isLenient || inFoundationPass
+    }
+
+    /// Whether the lenient decoder's own pass reads a repeated member of a `[String: T]` as
+    /// Foundation's decoder would, to report the one it would fail on (``forgiveRepeatedMember(_:key:at:path:)``).
+    var readsRepeatedMembersAsFoundation: Bool {
+        if case .useDefaultKeys = settings.keyDecodingStrategy { return false }
+        return isLenient && !inFoundationPass
+    }
+
+    /// A repeated member of a `[String: T]` under a key strategy that converts keys, in the
+    /// lenient decoder's own pass: the dictionary keeps the first member, as it does with the
+    /// default keys, and a repeated one that Foundation's decoder cannot read (and so fails the
+    /// decode on) is reported as left out.
+    @inline(never)
+    func forgiveRepeatedMember<Member: Decodable>(_ type: Member.Type, key: String, at index: Int, path: CodingPathNode) {
+        let mark = reportMark
+        let outcome = asFoundation { Result { try unwrapElement(Member.self, at: index, path: path) } }
+        rollbackReport(to: mark)
+        guard case .failure(let error) = outcome else { return }
+        record(
+            .droppedElement, path: path, found: index,
+            "Left out the repeated member \(key.debugDescription), which the key strategy reads as the same key: \(TreeDecoder.reason(error)).")
     }
 
     /// Decodes any `Decodable` from a node: the standard types directly, the types that
@@ -814,6 +838,8 @@ extension TreeDecoder {
             return date
         #endif
         case .custom(let closure):
+            // Foundation refuses `null` before the closure sees it.
+            if tree[index].kind == .null { throw typeMismatch(Date.self, at: index, path: path) }
             return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try closure($0) } }
         @unknown default:
             return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try Date(from: $0) } }
@@ -863,6 +889,8 @@ extension TreeDecoder {
             }
             return data
         case .custom(let closure):
+            // Foundation refuses `null` before the closure sees it.
+            if tree[index].kind == .null { throw typeMismatch(Data.self, at: index, path: path) }
             return try withNode(index, path: path) { try closure($0) }
         @unknown default:
             return try withNode(index, path: path) { try Data(from: $0) }

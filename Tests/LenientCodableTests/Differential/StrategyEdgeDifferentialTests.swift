@@ -1,0 +1,106 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// Strategies at their edges, against Foundation's `JSONDecoder` in the same process: `.strict`
+/// gives what Foundation gives, and `.lenient` gives the same value or reports what it forgave.
+struct StrategyEdgeDifferentialTests {
+    struct Holder<Value: Codable & Equatable>: Codable, Equatable {
+        var value: Value
+    }
+
+    static let fixedDate = Date(timeIntervalSince1970: 0)
+
+    static func decoders(
+        date: JSONDecoder.DateDecodingStrategy? = nil, data: JSONDecoder.DataDecodingStrategy? = nil,
+        keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+    ) -> (foundation: JSONDecoder, strict: LenientJSONDecoder, lenient: LenientJSONDecoder) {
+        let foundation = JSONDecoder()
+        let strict = LenientJSONDecoder(options: .strict)
+        let lenient = LenientJSONDecoder()
+        if let date {
+            foundation.dateDecodingStrategy = date
+            strict.dateDecodingStrategy = date
+            lenient.dateDecodingStrategy = date
+        }
+        if let data {
+            foundation.dataDecodingStrategy = data
+            strict.dataDecodingStrategy = data
+            lenient.dataDecodingStrategy = data
+        }
+        foundation.keyDecodingStrategy = keys
+        strict.keyDecodingStrategy = keys
+        lenient.keyDecodingStrategy = keys
+        return (foundation, strict, lenient)
+    }
+
+    /// Foundation refuses `null` for a `Date` or `Data` before a `.custom` strategy's closure
+    /// sees it; so does `.strict`, and `.lenient` reports what it does instead.
+    @Test(arguments: [#"{"value":null}"#, #"{"value":[null]}"#])
+    func aCustomDateOrDataStrategyNeverSeesNull(_ text: String) throws {
+        let date = Self.decoders(date: .custom { _ in Self.fixedDate })
+        let data = Self.decoders(data: .custom { _ in Data([1]) })
+        let json = Data(text.utf8)
+        if text.contains("[") {
+            try Self.expectNullRefused(Holder<[Date]>.self, json, date)
+            try Self.expectNullRefused(Holder<[Data]>.self, json, data)
+        } else {
+            try Self.expectNullRefused(Holder<Date>.self, json, date)
+            try Self.expectNullRefused(Holder<Data>.self, json, data)
+        }
+        // An optional reads the `null` as `nil` everywhere, without asking the closure.
+        #expect(try date.foundation.decode(Holder<Date?>.self, from: Data(#"{"value":null}"#.utf8)).value == nil)
+        #expect(try date.lenient.decode(Holder<Date?>.self, from: Data(#"{"value":null}"#.utf8)).value == nil)
+        #expect(try data.strict.decode(Holder<Data?>.self, from: Data(#"{"value":null}"#.utf8)).value == nil)
+    }
+
+    static func expectNullRefused<T: Codable & Equatable>(
+        _ type: T.Type, _ json: Data,
+        _ decoders: (foundation: JSONDecoder, strict: LenientJSONDecoder, lenient: LenientJSONDecoder)
+    ) throws {
+        let foundationError = #expect(throws: DecodingError.self) { try decoders.foundation.decode(T.self, from: json) }
+        let strictError = #expect(throws: DecodingError.self) { try decoders.strict.decode(T.self, from: json) }
+        guard case .valueNotFound? = foundationError, case .valueNotFound(_, let context)? = strictError else {
+            Issue.record("expected valueNotFound from both, got \(String(describing: foundationError)) and \(String(describing: strictError))")
+            return
+        }
+        #expect(context.codingPath.first?.stringValue == "value")
+        if let (_, report) = try? decoders.lenient.decodeWithReport(T.self, from: json) {
+            #expect(!report.isEmpty)
+        }
+    }
+
+    /// A repeated key of a `[String: T]` under a key strategy that converts keys: Foundation reads
+    /// every member and fails on one it cannot read; the lenient decoder keeps the first, as both
+    /// do with the default keys, and reports the one Foundation would have failed on.
+    @Test(arguments: [JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase, .custom { $0.last! }])
+    func aRepeatedMemberFoundationCannotReadIsReported(_ keys: JSONDecoder.KeyDecodingStrategy) throws {
+        let decoders = Self.decoders(keys: keys)
+        for (text, path) in [(#"{"a":1,"a":"x"}"#, "a"), (#"{"value":{"b":2,"b":[3]}}"#, "value.b")] {
+            let json = Data(text.utf8)
+            if path == "a" {
+                #expect(throws: DecodingError.self) { try decoders.foundation.decode([String: Int].self, from: json) }
+                #expect(throws: DecodingError.self) { try decoders.strict.decode([String: Int].self, from: json) }
+                let (value, report) = try decoders.lenient.decodeWithReport([String: Int].self, from: json)
+                #expect(value == ["a": 1])
+                #expect(report.issues.map(\.path) == [path] && report.issues.map(\.kind) == [.droppedElement])
+            } else {
+                #expect(throws: DecodingError.self) {
+                    try decoders.foundation.decode(Holder<[String: Int]>.self, from: json)
+                }
+                let (value, report) = try decoders.lenient.decodeWithReport(Holder<[String: Int]>.self, from: json)
+                #expect(value.value == ["b": 2])
+                #expect(report.issues.map(\.path) == [path] && report.issues.map(\.kind) == [.droppedElement])
+            }
+        }
+        // A repeated member Foundation reads is left out by both, and reported by neither.
+        let readable = Data(#"{"a":1,"a":2}"#.utf8)
+        let foundations = try decoders.foundation.decode([String: Int].self, from: readable)
+        let (lenient, report) = try decoders.lenient.decodeWithReport([String: Int].self, from: readable)
+        #expect(lenient == foundations && report.isEmpty)
+        #expect(try decoders.strict.decode([String: Int].self, from: readable) == foundations)
+    }
+}
