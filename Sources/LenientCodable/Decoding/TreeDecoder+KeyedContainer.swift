@@ -261,9 +261,10 @@ extension TreeDecoder {
         /// Optional properties missing from the document come here on every decode, so a miss
         /// allocates nothing.
         ///
-        /// As with exact keys, the first non-null value wins, and a `null` is not reported as a
-        /// fallback: it is no value found under another key, and the property's own treatment of
-        /// null (a default, `nil`, an error) is the one thing to say about it.
+        /// A `null` under another spelling is no value found: the key is missing, as Foundation's
+        /// decoder sees it (`contains` answers `false`, `decodeNil` and `decode(Int?.self, …)`
+        /// meet a missing key), and an `UnknownKeys` property keeps the member. Among a fallback
+        /// list's candidates, the first that holds a value wins.
         @inline(never)
         private func valueIndexLoosely(forKey key: Key) -> Int? {
             let name = key.stringValue
@@ -271,27 +272,21 @@ extension TreeDecoder {
             case .ignored?:
                 return nil
             case .sources(let candidates)?:
-                var firstNull: Int?
                 for path in candidates {
                     if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
-                        if decoder.tree[index].kind == .null {
-                            if firstNull == nil { firstNull = index }
-                            continue
-                        }
+                        if decoder.tree[index].kind == .null { continue }
                         recordFallback(key, found: matched, tried: candidates)
                         decoder.looseMatches &+= 1
                         return index
                     }
                 }
-                if firstNull != nil { decoder.looseMatches &+= 1 }
-                return firstNull
+                return nil
             case nil:
                 let spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
                 guard let keyIndex = firstLooseMember(spelled: spelled, besides: name) else { return nil }
-                if tree[keyIndex + 1].kind != .null {
-                    recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
-                }
+                if tree[keyIndex + 1].kind == .null { return nil }
+                recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 decoder.looselyReadKeys.insert(keyIndex)
                 LooselyMatchedKeys.record(name, for: Key.self)
                 decoder.looseMatches &+= 1

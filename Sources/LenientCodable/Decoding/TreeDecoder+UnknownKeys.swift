@@ -493,7 +493,9 @@ extension TreeDecoder.KeyedContainer {
                 return true
             }
         }
-        guard matchesLoosely else { return false }
+        // A `null` under another spelling is no value found: loose matching leaves it, as
+        // Foundation's decoder does (the key is missing), and the bag keeps it.
+        guard matchesLoosely, decoder.tree[keyIndex + 1].kind != .null else { return false }
         if decoder.looselyReadKeys.contains(keyIndex) { return true }
         let loose = Self.looseForm(name)
         candidates += LooselyMatchedKeys.names(for: Key.self)

@@ -92,6 +92,8 @@ import Testing
         }
     }
 
+    /// A `null` under another spelling is no value found: the key is missing, as Foundation's
+    /// decoder sees it.
     @Test func looselyMatchedNullIsNotAFallbackEither() throws {
         // Candidates matched ignoring case: the first non-null one wins.
         let (value, report) = try LenientJSONDecoder().decodeWithReport(
@@ -100,7 +102,7 @@ import Testing
         #expect(
             Self.summary(report) == [
                 #"y (C) keyFallback: Found y under "C" instead of "b"."#,
-                "n (N1) defaulted: Found null; used the default 0.",
+                "n (n1) defaulted: Missing value; used the default 0.",
             ])
         // A property without a mapping, matched loosely.
         struct Account: Decodable, Equatable {
@@ -110,6 +112,56 @@ import Testing
         let (account, accountReport) = try LenientJSONDecoder().decodeWithReport(
             Account.self, from: #"{"user_name":null,"nick_name":null}"#)
         #expect(account == Account(userName: "", nickName: nil))
-        #expect(Self.summary(accountReport) == ["userName (user_name) defaulted: Found null; used the default \"\"."])
+        #expect(Self.summary(accountReport) == ["userName (userName) defaulted: Missing value; used the default \"\"."])
+    }
+}
+
+// MARK: - A null under another spelling, against Foundation
+
+extension FallbackNullTests {
+    struct AsksWhetherNull: Decodable, Equatable {
+        var wasNull: Bool
+        enum CodingKeys: String, CodingKey { case w }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            wasNull = container.contains(.w) ? try container.decodeNil(forKey: .w) : false
+        }
+    }
+
+    struct OptionalThroughDecode: Decodable, Equatable {
+        var userID: Int?
+        enum CodingKeys: String, CodingKey { case userID }
+        init(from decoder: any Decoder) throws {
+            userID = try decoder.container(keyedBy: CodingKeys.self).decode(Int?.self, forKey: .userID)
+        }
+    }
+
+    struct Kept: Codable, Equatable {
+        var userName: String?
+        var extras = UnknownKeys()
+    }
+
+    /// `contains` and `decodeNil` answer as Foundation's decoder does for a `null` under another
+    /// spelling; a `decode(Int?.self, …)` that Foundation fails on for the missing key is
+    /// forgiven and reported; and a bag keeps the member, round trip included.
+    @Test(arguments: [#"{"W":null}"#, #"{"_w":null}"#])
+    func aNullUnderAnotherSpellingIsAMissingKey(_ text: String) throws {
+        let json = Data(text.utf8)
+        let foundation = try JSONDecoder().decode(AsksWhetherNull.self, from: json)
+        let (lenient, report) = try LenientJSONDecoder().decodeWithReport(AsksWhetherNull.self, from: json)
+        #expect(foundation.wasNull == false && lenient == foundation && report.isEmpty)
+
+        let spelled = Data(#"{"user_id":null}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(OptionalThroughDecode.self, from: spelled) }
+        let (optional, optionalReport) = try LenientJSONDecoder().decodeWithReport(
+            OptionalThroughDecode.self, from: spelled)
+        #expect(optional.userID == nil)
+        #expect(optionalReport.issues.map(\.kind) == [.defaulted])
+
+        let (kept, keptReport) = try LenientJSONDecoder().decodeWithReport(Kept.self, from: #"{"UserName":null}"#)
+        #expect(kept.userName == nil && kept.extras == ["UserName": nil] && keptReport.isEmpty)
+        let (again, againReport) = try LenientJSONDecoder().decodeWithReport(
+            Kept.self, from: LenientJSONEncoder().encode(kept))
+        #expect(again == kept && againReport.isEmpty)
     }
 }
