@@ -176,7 +176,8 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                 // member, the repeated ones too, and fails on one it cannot read.
                 _ = try decoder.unwrapElement(Member.self, at: valueIndex, path: box.appending(MemberKey(key)))
             } else if decoder.readsRepeatedMembersAsFoundation {
-                decoder.forgiveRepeatedMember(Member.self, key: key, at: valueIndex, path: box.appending(MemberKey(key)))
+                decoder.forgiveRepeatedMember(
+                    Member.self, key: key, at: valueIndex, path: box.appending(MemberKey(key)))
             }
             keyIndex = tree.next(after: valueIndex)
         }
@@ -207,14 +208,16 @@ extension TreeDecoder {
     /// default keys, and a repeated one that Foundation's decoder cannot read (and so fails the
     /// decode on) is reported as left out.
     @inline(never)
-    func forgiveRepeatedMember<Member: Decodable>(_ type: Member.Type, key: String, at index: Int, path: CodingPathNode) {
+    func forgiveRepeatedMember<Member: Decodable>(_ type: Member.Type, key: String, at index: Int, path: CodingPathNode)
+    {
         let mark = reportMark
         let outcome = asFoundation { Result { try unwrapElement(Member.self, at: index, path: path) } }
         rollbackReport(to: mark)
         guard case .failure(let error) = outcome else { return }
         record(
             .droppedElement, path: path, found: index,
-            "Left out the repeated member \(key.debugDescription), which the key strategy reads as the same key: \(TreeDecoder.reason(error)).")
+            "Left out the repeated member \(key.debugDescription), which the key strategy reads as the same key: \(TreeDecoder.reason(error))."
+        )
     }
 
     /// Decodes any `Decodable` from a node: the standard types directly, the types that

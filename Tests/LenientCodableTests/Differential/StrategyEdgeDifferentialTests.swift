@@ -64,7 +64,9 @@ struct StrategyEdgeDifferentialTests {
         let foundationError = #expect(throws: DecodingError.self) { try decoders.foundation.decode(T.self, from: json) }
         let strictError = #expect(throws: DecodingError.self) { try decoders.strict.decode(T.self, from: json) }
         guard case .valueNotFound? = foundationError, case .valueNotFound(_, let context)? = strictError else {
-            Issue.record("expected valueNotFound from both, got \(String(describing: foundationError)) and \(String(describing: strictError))")
+            Issue.record(
+                "expected valueNotFound from both, got \(String(describing: foundationError)) and \(String(describing: strictError))"
+            )
             return
         }
         #expect(context.codingPath.first?.stringValue == "value")
