@@ -614,6 +614,13 @@ extension TreeDecoder {
             _ type: T.Type, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
             _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
+            // An optional asked for with `decode(_:forKey:)` (a generic property whose type is
+            // `Int?`, or `Int??`) reads `null` as Foundation does: `nil`, nothing forgiven.
+            if decoder.tree[index].kind == .null, T.self is any DeclaredAsOptional.Type,
+                let value = try? decoder.readingAsFoundation({ try body(decoder, index, path) })
+            {
+                return value
+            }
             guard decoder.options.defaultsNullValues, let value = defaultValue(of: T.self), decoder.mayForgive() else {
                 // Null is not an invalid value: only `defaultsNullValues` forgives it.
                 do {
