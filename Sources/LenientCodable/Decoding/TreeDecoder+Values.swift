@@ -843,10 +843,28 @@ extension TreeDecoder {
         case .custom(let closure):
             // Foundation refuses `null` before the closure sees it.
             if tree[index].kind == .null { throw typeMismatch(Date.self, at: index, path: path) }
+            if let date = foundationAnswer(at: index, path: path, closure) { return date }
             return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try closure($0) } }
         @unknown default:
             return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try Date(from: $0) } }
         }
+    }
+
+    /// What a `.custom` date or data strategy's closure makes with nothing forgiven, in the
+    /// lenient decoder's own pass: a closure that probes (`try? container.decode(Double.self)`,
+    /// then a string) takes the branch it takes under Foundation's decoder, wherever the value
+    /// is (a model's values already get this from the model's Foundation-like pass). `nil` when
+    /// it fails that way, or in `.strict`; the closure then runs as usual.
+    private func foundationAnswer<Value>(
+        at index: Int, path: CodingPathNode, _ closure: (any Decoder) throws -> Value
+    ) -> Value? {
+        guard isLenient, !inFoundationPass else { return nil }
+        let mark = reportMark
+        if let value = try? readingAsFoundation({ try withNode(index, path: path) { try closure($0) } }) {
+            return value
+        }
+        rollbackReport(to: mark)
+        return nil
     }
 
     /// The text of a string for a type that only strings stand for (a `URL`, base64 `Data`):
@@ -894,6 +912,7 @@ extension TreeDecoder {
         case .custom(let closure):
             // Foundation refuses `null` before the closure sees it.
             if tree[index].kind == .null { throw typeMismatch(Data.self, at: index, path: path) }
+            if let data = foundationAnswer(at: index, path: path, closure) { return data }
             return try withNode(index, path: path) { try closure($0) }
         @unknown default:
             return try withNode(index, path: path) { try Data(from: $0) }

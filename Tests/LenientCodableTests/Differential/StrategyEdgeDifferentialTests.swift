@@ -106,3 +106,82 @@ struct StrategyEdgeDifferentialTests {
         #expect(try decoders.strict.decode([String: Int].self, from: readable) == foundations)
     }
 }
+
+// MARK: - A custom strategy that probes
+
+extension StrategyEdgeDifferentialTests {
+    /// Reads a number as seconds, and a string of digits as milliseconds.
+    static let probingDate: JSONDecoder.DateDecodingStrategy = .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
+        let text = try container.decode(String.self)
+        guard let milliseconds = Double(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Not a number: \(text)")
+        }
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+
+    /// Reads a number as one byte, and a string as its UTF-8 bytes.
+    static let probingData: JSONDecoder.DataDecodingStrategy = .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        if let byte = try? container.decode(UInt8.self) { return Data([byte]) }
+        return Data(try container.decode(String.self).utf8)
+    }
+
+    /// A `.custom` closure that probes takes Foundation's branch wherever the value is: at the
+    /// top level, in a list or dictionary, in a model; and nothing is reported.
+    @Test func aCustomStrategyThatProbesTakesFoundationsBranchAnywhere() throws {
+        let date = Self.decoders(date: Self.probingDate)
+        let data = Self.decoders(data: Self.probingData)
+        for (text, check) in [
+            (
+                #""12000""#,
+                { (d: JSONDecoder, l: LenientJSONDecoder, json: Data) throws -> Void in
+                    let (value, report) = try l.decodeWithReport(Date.self, from: json)
+                    let foundations = try d.decode(Date.self, from: json)
+                    #expect(value == foundations && report.isEmpty)
+                }
+            ),
+            (
+                #"["12000", 5]"#,
+                { d, l, json in
+                    let (value, report) = try l.decodeWithReport([Date].self, from: json)
+                    let foundations = try d.decode([Date].self, from: json)
+                    #expect(value == foundations && report.isEmpty)
+                }
+            ),
+            (
+                #"{"a":"12000"}"#,
+                { d, l, json in
+                    let (value, report) = try l.decodeWithReport([String: Date].self, from: json)
+                    let foundations = try d.decode([String: Date].self, from: json)
+                    #expect(value == foundations && report.isEmpty)
+                }
+            ),
+            (
+                #"{"value":"12000"}"#,
+                { d, l, json in
+                    let (value, report) = try l.decodeWithReport(Holder<Date>.self, from: json)
+                    let foundations = try d.decode(Holder<Date>.self, from: json)
+                    #expect(value == foundations && report.isEmpty)
+                }
+            ),
+        ] {
+            try check(date.foundation, date.lenient, Data(text.utf8))
+        }
+        #expect(try date.lenient.decode(Date.self, from: Data(#""12000""#.utf8)) == Date(timeIntervalSince1970: 12))
+        for text in [#""12""#, #"["12", 7]"#] {
+            let json = Data(text.utf8)
+            if text.hasPrefix("[") {
+                let (value, report) = try data.lenient.decodeWithReport([Data].self, from: json)
+                let foundations = try data.foundation.decode([Data].self, from: json)
+                #expect(value == foundations && report.isEmpty)
+            } else {
+                let (value, report) = try data.lenient.decodeWithReport(Data.self, from: json)
+                let foundations = try data.foundation.decode(Data.self, from: json)
+                #expect(value == Data("12".utf8) && value == foundations)
+                #expect(report.isEmpty)
+            }
+        }
+    }
+}
