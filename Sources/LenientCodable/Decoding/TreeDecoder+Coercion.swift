@@ -35,13 +35,20 @@ extension TreeDecoder {
             origin: issueOrigin(node: index ?? object?.index, missingKey: object?.key))
     }
 
-    /// Where in the document a forgiven value is, for telling a value read twice from two values:
-    /// only in the document's own tree, which lives as long as the decode (the trees of JSON in
-    /// strings and of JSON hooks return come and go, and one's storage may take another's
-    /// address); their issues are told apart by their paths.
+    /// Where in the document a forgiven value is, for telling a value read twice from two values.
+    /// In the document's own tree, its node; in a tree the decode built for one of its nodes
+    /// (JSON text in a string, the JSON a hook or a transform returned), that node's origin with
+    /// the node inside, and what built the tree (``subtreeProducer``): such trees come and go,
+    /// and one's storage may take another's address, but the same text parsed again, or the
+    /// same hook run again on the same value, gives the same nodes.
     func issueOrigin(node: Int?, missingKey: String? = nil) -> IssueOrigin? {
-        guard let node, host == nil else { return nil }
-        return IssueOrigin(tree: ObjectIdentifier(tree.nodes), node: node, missingKey: missingKey)
+        guard let node else { return nil }
+        guard let host else {
+            return IssueOrigin(tree: ObjectIdentifier(tree.nodes), node: node, missingKey: missingKey)
+        }
+        guard var origin = host.decoder.issueOrigin(node: host.index) else { return nil }
+        origin.within.append(.init(producer: subtreeProducer, node: node, missingKey: missingKey))
+        return origin
     }
 
     /// Where a node of this decoder's tree is in the JSON, for the report: `books[2].ext.desc`.

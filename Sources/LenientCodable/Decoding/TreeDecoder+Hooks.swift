@@ -330,7 +330,10 @@ extension TreeDecoder {
     )
         throws -> T
     {
-        let value = try withSubtree(of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)") {
+        let value = try withSubtree(
+            of: &json, replacing: index, path: path, producedBy: "willDecode of \(T.self)",
+            origin: "willDecode of \(ObjectIdentifier(T.self))"
+        ) {
             inner, json in
             // The value's own JSON is the one the hook returned: nested hooked types find theirs
             // inside it, without building it again from the tree.
@@ -375,10 +378,13 @@ extension TreeDecoder {
     ///     (left `null`) and released one level at a time: user code can build JSON far deeper
     ///     than the stack that releasing it by recursion would take.
     ///   - producer: What produced the JSON, for the error when it cannot be read.
+    ///   - origin: What produced the JSON, for telling its report entries from those of another
+    ///     tree built for the same node (``subtreeProducer``).
     ///   - body: Decodes from the inner decoder; it also receives the JSON.
     func withSubtree<R>(
         of json: inout JSONValue, replacing index: Int, path: CodingPathNode,
-        producedBy producer: @autoclosure () -> String, _ body: (TreeDecoder, JSONValue) throws -> R
+        producedBy producer: @autoclosure () -> String, origin: @autoclosure () -> String,
+        _ body: (TreeDecoder, JSONValue) throws -> R
     ) throws -> R {
         let budget = remainingDepth(at: index)
         let bytes: [UInt8]
@@ -417,7 +423,10 @@ extension TreeDecoder {
                             "\(producer()) returned JSON that cannot be read: \(TreeDecoder.reason(error)).",
                         underlyingError: error))
             }
-            return try withInnerDecoder(over: subtree, replacing: index, path: path) { inner in try body(inner, json) }
+            return try withInnerDecoder(over: subtree, replacing: index, path: path) { inner in
+                if report != nil { inner.subtreeProducer = origin() }
+                return try body(inner, json)
+            }
         }
     }
 

@@ -108,6 +108,9 @@ final class TreeDecoder: Decoder {
         /// The tags of the ``TaggedCodable`` payloads being decoded beside them: each one's
         /// object and tag key (``decodingPayload(besideTag:_:)``).
         @exclusivity(unchecked) var tagMembers: [(object: Int, key: String)] = []
+        /// For the decoder of a tree built from a hook's or a transform's JSON: what built it
+        /// (``subtreeProducer``).
+        @exclusivity(unchecked) var subtreeProducer: String?
     }
 
     /// ``OccasionalState``, `nil` until a decode needs some of it.
@@ -456,6 +459,14 @@ final class TreeDecoder: Decoder {
     /// says which payload to decode but is none of its properties. So `{"type": "card"}` in a
     /// list is an element of which no property was present, not a card made up of defaults.
     func keyIsNotAProperty() { keysFound &-= 1 }
+
+    /// What built this decoder's tree when a hook or a transform did: the hook's type or the
+    /// transform's property, which tells apart the issues of trees built for one node
+    /// (``issueOrigin(node:missingKey:)``). `nil` for the document and for JSON text in a string.
+    var subtreeProducer: String? {
+        get { occasionalState?.subtreeProducer }
+        set { if newValue != nil || occasionalState != nil { occasional.subtreeProducer = newValue } }
+    }
 
     /// Decodes a ``TaggedCodable`` payload whose members sit beside its tag, in the current
     /// object: the tag's member is the enum's, so no ``UnknownKeys`` property of the payload

@@ -99,7 +99,7 @@ public struct DecodingIssue: Sendable {
     /// The JSON value that was found, when there was one.
     public var found: JSONValue?
 
-    fileprivate var storedPath: ReportPath
+    private var storedPath: ReportPath
     /// `nil` when the JSON path is the path.
     private var storedJSONPath: ReportPath?
     /// Where the decoder found the value, when it knows: what tells a value forgiven twice (a
@@ -196,11 +196,6 @@ struct ReportPath: @unchecked Sendable {
         }
     }
 
-    /// The path's keys, without the steps that ``CodingPathNode/reportPath`` writes as indices.
-    var keysWithoutIndices: [String] {
-        guard case .codingPath(let path) = storage else { return [text] }
-        return path.path.filter { !$0.isReportIndex }.map(\.stringValue)
-    }
 }
 
 extension DecodingIssue: CustomStringConvertible {
@@ -328,13 +323,12 @@ final class ReportCollector {
     }
 
     /// What makes two issues the same: the same kind of forgiveness of the same value — by the
-    /// node the decoder found it at, or for a missing value the object and key it looked in (a
-    /// value read as `Int` and again as `Double` is one value coerced); for issues recorded
-    /// without an origin (inside JSON text in a string or JSON a hook returned, whose trees are
-    /// gone), by where the value is in the JSON, the message, and the keys of the value's path
-    /// without its indices: a model that decodes the text twice, as a list's wrapped element
-    /// (`x[0].v`) and as itself (`x.v`), forgave one value, but two properties that read the same
-    /// JSON (`width` and `height`, each transformed out of `size`) forgave two.
+    /// node the decoder found it at (inside JSON text or a hook's JSON, the node it was built for
+    /// and the node inside: ``IssueOrigin``), or for a missing value the object and key it looked
+    /// in (a value read as `Int` and again as `Double` is one value coerced; a model that decodes
+    /// JSON text twice, as a list's wrapped element and as itself, forgave one value; two
+    /// properties transformed out of one member forgave two). Issues recorded without an origin
+    /// are told apart by where the value is in the JSON and the message.
     private struct IssueIdentity: Hashable {
         let origin: IssueOrigin?
         let written: [String]
@@ -349,7 +343,7 @@ final class ReportCollector {
 
         init(_ issue: DecodingIssue) {
             origin = issue.origin
-            written = issue.origin == nil ? [issue.jsonPath, issue.message] + issue.storedPath.keysWithoutIndices : []
+            written = issue.origin == nil ? [issue.jsonPath, issue.message] : []
             kind = issue.kind
         }
     }
@@ -361,6 +355,23 @@ struct IssueOrigin: Hashable {
     let tree: ObjectIdentifier
     let node: Int
     let missingKey: String?
+    /// For a value in a tree the decode built for the node above (JSON text, a hook's or a
+    /// transform's JSON): the steps down into such trees, one per tree.
+    var within: [Step] = []
+
+    /// A step into a tree built for a node: what built it, and the node inside.
+    struct Step: Hashable {
+        /// `nil` for JSON text in a string; the hook's type or the transform's property otherwise.
+        let producer: String?
+        let node: Int
+        let missingKey: String?
+    }
+
+    init(tree: ObjectIdentifier, node: Int, missingKey: String?) {
+        self.tree = tree
+        self.node = node
+        self.missingKey = missingKey
+    }
 }
 
 extension CodingKey {

@@ -153,4 +153,40 @@ struct OneEntryPerValueTests {
             Owner.self, from: LenientJSONEncoder().encode(owner))
         #expect(again == owner && reportAgain.isEmpty)
     }
+
+    struct Shared: Codable, Equatable, KeyMapping {
+        var a = 0
+        var b = 0
+        static var keyMapping: [String: KeySource] { ["a": "n", "b": "n"] }
+    }
+
+    struct SharedHolder: Codable, Equatable {
+        var w: Shared
+    }
+
+    struct SharedHooked: Codable, Equatable, KeyMapping, DecodingHooks {
+        var a = 0
+        var b = 0
+        static var keyMapping: [String: KeySource] { ["a": "n", "b": "n"] }
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            var json = json
+            if json.objectValue != nil { json["added"] = 1 }
+            return json
+        }
+    }
+
+    /// Two properties that read one member forgive one value: one entry, in the document, inside
+    /// JSON text and inside the JSON a hook returned alike.
+    @Test func twoPropertiesReadingOneMemberAreOneEntryWhereverItIs() throws {
+        let decoder = LenientJSONDecoder()
+        let plain = try decoder.decodeWithReport(SharedHolder.self, from: #"{"w":{"n":"5"}}"#)
+        let text = try decoder.decodeWithReport(SharedHolder.self, from: #"{"w":"{\"n\":\"5\"}"}"#)
+        let hooked = try decoder.decodeWithReport(SharedHooked.self, from: #"{"n":"5"}"#)
+        #expect(plain.value == SharedHolder(w: Shared(a: 5, b: 5)) && text.value == plain.value)
+        #expect(hooked.value == SharedHooked(a: 5, b: 5))
+        #expect(plain.report.issues.map(\.kind) == [.coerced])
+        #expect(text.report.issues.filter { $0.message.hasPrefix("Coerced string") }.count == 1)
+        #expect(text.report.issues.count == 2)
+        #expect(hooked.report.issues.map(\.kind) == [.coerced])
+    }
 }
