@@ -150,6 +150,10 @@ final class EncodingTree {
     /// cannot know what the superclass reads), so what was kept is merged into that object, the
     /// superclass's own members winning. Only changed by single `insert` calls.
     @exclusivity(unchecked) var superObjects: Set<Int32> = []
+    /// The objects into which an ``UnknownKeys`` property of their own was encoded, while a
+    /// `superEncoder()` object is about (``superObjects``): a superclass with a bag of its own
+    /// keeps its unknown members itself. Only changed by single `insert` calls.
+    @exclusivity(unchecked) var objectsWithBags: Set<Int32> = []
     /// Keeps the calls off the end of their thread's stack (``TreeEncoder/checkStack(_:depth:suffix:)``).
     /// What it knows of a thread's stack serves the tree's next calls, and a call on another
     /// thread finds its address outside that stack and looks again. Only used by the encoders of
@@ -420,6 +424,7 @@ final class EncodingTree {
         if !absentMembers.isEmpty { absentMembers = [] }
         payloadTag = nil
         if !superObjects.isEmpty { superObjects = [] }
+        if !objectsWithBags.isEmpty { objectsWithBags = [] }
         return true
     }
 

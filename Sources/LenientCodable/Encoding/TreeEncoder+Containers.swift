@@ -199,6 +199,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
             if case .ignored? = plan?.entry(for: key.stringValue) { return }
             // `T` is `KeptMembers` (checked above): a copy of the value as its own type, no memory reinterpreted.
             encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: KeptMembers.self).keys.members))
+            if !encoder.tree.superObjects.isEmpty { encoder.tree.objectsWithBags.insert(node) }
             return
         }
         guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }

@@ -69,13 +69,19 @@ extension TreeEncoder {
 
     /// Merges a kept object into the object a superclass wrote through `superEncoder()`: the
     /// members it did not write are added; those it wrote win, merged into only where its key
-    /// mapping made them (``merge(kept:into:path:)``).
+    /// mapping made them (``merge(kept:into:path:)``). What the superclass left out on purpose
+    /// stays out: a `nil` optional it left out, and everything when it has an ``UnknownKeys``
+    /// property of its own, which keeps its unknown members itself (the copy here would bring
+    /// back a member its code removed).
     private func mergeIntoSuperObject(kept: JSONValue, _ node: Int32, path: EncoderPathNode) throws {
         tree.expandIfJSONLeaf(node)
-        guard case .object(let members) = kept, tree.nodes[Int(node)].kind == .object else {
+        guard case .object(let members) = kept, tree.nodes[Int(node)].kind == .object,
+            !tree.objectsWithBags.contains(node)
+        else {
             return try merge(kept: kept, into: node, path: path)
         }
-        for (key, value) in members {
+        for (key, value) in members
+        where !tree.absentMembers.contains(where: { $0.node == node && $0.member.jsonKey == key }) {
             let memberPath = path.appending(DictionaryCodingKey(key, hasIntValue: false))
             let (member, existed) = tree.member(key, of: node)
             if existed {

@@ -433,4 +433,61 @@ extension UnknownKeysClassTests {
             String(decoding: try LenientJSONEncoder().encode(built), as: UTF8.self)
                 == #"{"name":"b","super":{"id":2}}"#)
     }
+
+    class OptionalBase: Codable {
+        var opt: Int?
+        var a = 0
+    }
+
+    final class BagFirstSub: OptionalBase {
+        var bag = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case bag }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            bag = try container.decode(UnknownKeys.self, forKey: .bag)
+            try super.init(from: container.superDecoder())
+        }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bag, forKey: .bag)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    class BaggedBase: Codable {
+        var a = 0
+        var extras = UnknownKeys()
+    }
+
+    final class BaggedSub: BaggedBase {
+        var bag = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case bag }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            bag = try container.decode(UnknownKeys.self, forKey: .bag)
+            try super.init(from: container.superDecoder())
+        }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bag, forKey: .bag)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    /// What the superclass leaves out on purpose stays out: a property set to `nil`, and what
+    /// its own bag no longer holds; the subclass's copy of `super` does not bring them back.
+    @Test func whatTheSuperclassLeavesOutStaysOut() throws {
+        let value = try LenientJSONDecoder().decode(BagFirstSub.self, from: #"{"super":{"opt":5,"a":1,"y":2},"z":1}"#)
+        #expect(value.opt == 5 && value.bag["z"] == 1)
+        value.opt = nil
+        let cleared = try LenientJSONDecoder().decode(BagFirstSub.self, from: LenientJSONEncoder().encode(value))
+        #expect(cleared.opt == nil && cleared.a == 1 && cleared.bag["z"] == 1)
+        #expect(cleared.bag["super"]?["y"] == 2)
+
+        let bagged = try LenientJSONDecoder().decode(BaggedSub.self, from: #"{"super":{"a":1,"y":2}}"#)
+        #expect(bagged.extras["y"] == 2)
+        bagged.extras = UnknownKeys()
+        let emptied = try LenientJSONDecoder().decode(BaggedSub.self, from: LenientJSONEncoder().encode(bagged))
+        #expect(emptied.a == 1 && emptied.extras.isEmpty)
+    }
 }
