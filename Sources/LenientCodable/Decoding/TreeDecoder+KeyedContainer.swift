@@ -285,7 +285,6 @@ extension TreeDecoder {
                 let spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
                 guard let keyIndex = firstLooseMember(spelled: spelled, besides: name) else { return nil }
-                if tree[keyIndex + 1].kind == .null { return nil }
                 recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 decoder.looselyReadKeys.insert(keyIndex)
                 LooselyMatchedKeys.record(name, for: Key.self)
@@ -301,7 +300,11 @@ extension TreeDecoder {
         func firstLooseMember(spelled: String, besides name: String) -> Int? {
             let tree = decoder.tree
             var found = spelled.withUTF8Bytes { tree.findMemberLoosely(in: objectIndex, key: $0, cursor: state) }
-            while let keyIndex = found, isOwnKeyOfAnotherProperty(keyIndex, besides: name) {
+            // A `null` is no value found: the next spelling that holds one is read, whatever the
+            // members' order.
+            while let keyIndex = found,
+                tree[keyIndex + 1].kind == .null || isOwnKeyOfAnotherProperty(keyIndex, besides: name)
+            {
                 let after = tree.next(after: keyIndex + 1)
                 found = spelled.withUTF8Bytes { tree.findMemberLoosely(in: objectIndex, key: $0, from: after) }
             }
@@ -957,7 +960,8 @@ extension TreeDecoder {
             declaredDefault: T?, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
             try decoder.withSubtree(
-                of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+                of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)",
+                origin: "transform of \(key.stringValue)"
             ) {
                 inner, _ in
                 if let declaredDefault, inner.isNullish(at: 0, for: T.self),
@@ -1021,7 +1025,8 @@ extension TreeDecoder {
             }
             do {
                 return try decoder.withSubtree(
-                    of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)"
+                    of: &json, replacing: index, path: path, producedBy: "The transform of \(key.stringValue)",
+                    origin: "transform of \(key.stringValue)"
                 ) {
                     inner, _ in
                     if isRequired { return try Self.decodeRequired(type, decoder: inner, index: 0, path: path, body) }

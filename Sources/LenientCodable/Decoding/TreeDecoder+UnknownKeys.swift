@@ -212,15 +212,27 @@ extension TreeDecoder {
         case .object:
             reportUnreadKeys(of: index, path: path)
         case .array:
+            let end = tree[index].containerEnd
+            // A `null` before the last element a nested key reads is the padding that the
+            // encoder writes on its way there: an `UnknownKeys` property does not keep it.
+            var lastRead = -1
             var element = index + 1
             var position = 0
-            let end = tree[index].containerEnd
+            while element < end {
+                if readKeys?.contains(element) == true { lastRead = position }
+                element = tree.next(after: element)
+                position += 1
+            }
+            element = index + 1
+            position = 0
             while element < end {
                 let elementPath = path.appending(AnyCodingKey(index: position))
                 if readKeys?.contains(element) != true {
                     // An object's members are named one by one; an element with none, and any
                     // other element, is named whole (an `UnknownKeys` property keeps it).
-                    if tree[element].kind == .object, tree.next(after: element) > element + 1 {
+                    if tree[element].kind == .null, position < lastRead {
+                        // Padding, as above.
+                    } else if tree[element].kind == .object, tree.next(after: element) > element + 1 {
                         reportUnreadKeys(of: element, path: elementPath)
                     } else {
                         record(

@@ -158,6 +158,14 @@ extension FallbackNullTests {
         #expect(optional.userID == nil)
         #expect(optionalReport.issues.map(\.kind) == [.defaulted])
 
+        // A later spelling that holds a value is read, whatever the order of the members.
+        for text in [#"{"user_name":null,"UserName":"bob"}"#, #"{"UserName":"bob","user_name":null}"#] {
+            let (read, readReport) = try LenientJSONDecoder().decodeWithReport(Kept.self, from: text)
+            #expect(read.userName == "bob" && read.extras == ["user_name": nil])
+            #expect(readReport.issues.map(\.kind) == [.keyFallback])
+            let again = try LenientJSONDecoder().decodeWithReport(Kept.self, from: LenientJSONEncoder().encode(read))
+            #expect(again.value == read && again.report.isEmpty)
+        }
         let (kept, keptReport) = try LenientJSONDecoder().decodeWithReport(Kept.self, from: #"{"UserName":null}"#)
         #expect(kept.userName == nil && kept.extras == ["UserName": nil] && keptReport.isEmpty)
         let (again, againReport) = try LenientJSONDecoder().decodeWithReport(

@@ -628,5 +628,9 @@ extension UnknownKeysNestedKeyTests {
         let (again, againReport) = try decoder.decodeWithReport(
             TimeWithExtras.self, from: LenientJSONEncoder().encode(kept))
         #expect(again == kept && againReport.isEmpty)
+        // A `null` before the element read is padding, kept by no bag and reported by no report.
+        let padded = #"{"info":[null,{"time":2}]}"#
+        #expect(try decoder.decodeWithReport(Time.self, from: padded).report.isEmpty)
+        #expect(try decoder.decode(TimeWithExtras.self, from: padded).extras.isEmpty)
     }
 }
