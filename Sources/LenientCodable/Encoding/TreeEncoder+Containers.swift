@@ -193,14 +193,8 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if T.self == KeptMembers.self {
-            // An `UnknownKeys` property (see `KeptMembers`): written into this object once its
-            // properties are (see `writeUnknownKeysSlowPath`).
-            encoder.metUnknownKeys = true
-            if case .ignored? = plan?.entry(for: key.stringValue) { return }
             // `T` is `KeptMembers` (checked above): a copy of the value as its own type, no memory reinterpreted.
-            encoder.tree.pendingUnknownKeys.append((node, unsafeBitCast(value, to: KeptMembers.self).keys.members))
-            if !encoder.tree.superObjects.isEmpty { encoder.tree.objectsWithBags.insert(node) }
-            return
+            return noteUnknownKeys(unsafeBitCast(value, to: KeptMembers.self), forKey: key)
         }
         guard let slot = try slotTakenBackOnFailure(forKey: key) else { return }
         do {
@@ -210,6 +204,17 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
             takeBack(slot)
             throw error
         }
+    }
+
+    /// An `UnknownKeys` property (see `KeptMembers`): written into this object once its
+    /// properties are (see `writeUnknownKeysSlowPath`). Out of line, so that the frame of
+    /// `encode(_:forKey:)`, which every nesting level stacks, stays small.
+    @inline(never)
+    private func noteUnknownKeys(_ kept: KeptMembers, forKey key: Key) {
+        encoder.metUnknownKeys = true
+        if case .ignored? = plan?.entry(for: key.stringValue) { return }
+        encoder.tree.pendingUnknownKeys.append((node, kept.keys.members))
+        if !encoder.tree.superObjects.isEmpty { encoder.tree.objectsWithBags.insert(node) }
     }
 
     // `nil` is left out unless the encoder writes it as `null`; a value is encoded as by `encode`.
