@@ -651,17 +651,9 @@ extension TreeDecoder {
                 throw error
             }
             decoder.rollbackReport(to: mark)
-            if TreeDecoder.isRejection(error, at: path) {
-                // A hook refused the value (an object wrapped as a list's one element, say): said as such.
-                decoder.record(
-                    .rejected, path: path, found: index,
-                    "\(TreeDecoder.reason(error)); used the default \(TreeDecoder.describeDefault(value)).")
-                return value
-            }
-            decoder.record(
-                .defaulted, path: path, found: index,
-                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); used the default \(TreeDecoder.describeDefault(value))."
-            )
+            recordReplacement(
+                of: error, as: "\(T.self)", decoder: decoder, at: index, path: path,
+                used: "used the default \(TreeDecoder.describeDefault(value))")
             return value
         }
 
@@ -731,13 +723,25 @@ extension TreeDecoder {
                 throw error
             }
             decoder.rollbackReport(to: mark)
+            recordReplacement(
+                of: error, as: TreeDecoder.describeType(type), decoder: decoder, at: index, path: path, used: "used nil"
+            )
+        }
+
+        /// Records a value that failed and what took its place (`used`, as `used nil`): `.rejected`
+        /// when a hook refused the value (an object wrapped as a list's one element, say), said as
+        /// such; otherwise `.defaulted`, with what was found and why it could not be decoded.
+        private static func recordReplacement(
+            of error: any Error, as typeName: String, decoder: TreeDecoder, at index: Int, path: CodingPathNode,
+            used: String
+        ) {
             if TreeDecoder.isRejection(error, at: path) {
-                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); used nil.")
+                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); \(used).")
                 return
             }
             decoder.record(
                 .defaulted, path: path, found: index,
-                "Cannot decode \(decoder.describeFound(at: index)) as \(TreeDecoder.describeType(type)) (\(TreeDecoder.reason(error))); used nil."
+                "Cannot decode \(decoder.describeFound(at: index)) as \(typeName) (\(TreeDecoder.reason(error))); \(used)."
             )
         }
 
@@ -833,15 +837,9 @@ extension TreeDecoder {
         private static func recordDeclaredDefault<T>(
             _ value: T, for error: any Error, decoder: TreeDecoder, at index: Int, path: CodingPathNode
         ) {
-            let declared = "used the declared default \(TreeDecoder.describeDefault(value))"
-            if TreeDecoder.isRejection(error, at: path) {
-                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); \(declared).")
-                return
-            }
-            decoder.record(
-                .defaulted, path: path, found: index,
-                "Cannot decode \(decoder.describeFound(at: index)) as \(T.self) (\(TreeDecoder.reason(error))); \(declared)."
-            )
+            recordReplacement(
+                of: error, as: "\(T.self)", decoder: decoder, at: index, path: path,
+                used: "used the declared default \(TreeDecoder.describeDefault(value))")
         }
 
         /// An optional property of a type that declares transforms or required properties.

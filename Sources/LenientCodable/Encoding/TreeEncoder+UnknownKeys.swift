@@ -80,8 +80,16 @@ extension TreeEncoder {
         else {
             return try merge(kept: kept, into: node, path: path)
         }
-        for (key, value) in members
-        where !tree.absentMembers.contains(where: { $0.node == node && $0.member.jsonKey == key }) {
+        let absent = tree.absentMembers.filter { $0.node == node }.map(\.member.jsonKey)
+        try mergeMembers(members.lazy.filter { !absent.contains($0.key) }, into: node, path: path)
+    }
+
+    /// Merges kept members into an object the model wrote, member by member: a member it did not
+    /// write is added; one it wrote is merged into (``merge(kept:into:path:)``).
+    private func mergeMembers(
+        _ members: some Sequence<(key: String, value: JSONValue)>, into node: Int32, path: EncoderPathNode
+    ) throws {
+        for (key, value) in members {
             let memberPath = path.appending(DictionaryCodingKey(key, hasIntValue: false))
             let (member, existed) = tree.member(key, of: node)
             if existed {
@@ -118,15 +126,7 @@ extension TreeEncoder {
             tree.clear(node)
             try insert(kept, into: node, path: path)
         case (.object, .object(let members)):
-            for (key, value) in members {
-                let memberPath = path.appending(DictionaryCodingKey(key, hasIntValue: false))
-                let (member, existed) = tree.member(key, of: node)
-                if existed {
-                    try merge(kept: value, into: member, path: memberPath)
-                } else {
-                    try insert(value, into: member, path: memberPath)
-                }
-            }
+            try mergeMembers(members, into: node, path: path)
         case (.array, .array(let elements)):
             var element = tree.nodes[Int(node)].firstChild
             for (position, value) in elements.enumerated() {
