@@ -355,6 +355,8 @@ extension TreeDecoder {
         if let error = foundationFailure(of: T.self, at: index) { throw error }
         let before = refusals
         let mark = reportMark
+        let looseBefore = looseMatches
+        let logged = (callLogCount, logsCalls)
         modelLevel &+= 1
         defer { modelLevel &-= 1 }
         do {
@@ -362,9 +364,51 @@ extension TreeDecoder {
         } catch {
             // A value that was not decoded leaves nothing in the report (a probe's `try?`).
             rollbackReport(to: mark)
+            if looseMatches != looseBefore, !suppressesLooseMatching,
+                let value = decodeInFoundationPassWithoutLooseMatching(
+                    type, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before, logged: logged)
+            {
+                return value
+            }
             if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
             throw error
         }
+    }
+
+    /// A type inside a Foundation-like pass that failed after a loose key match: decoded once
+    /// more without loose matching, as the outermost type of a pass is
+    /// (``decodeFoundationFirst(_:at:path:isCurrent:)``), so that a model that catches the
+    /// failure (`if let inner = try? c.decode(Inner.self) … else …`) takes Foundation's branch
+    /// when Foundation's decoder, which matches no other spelling, decodes the type. What the
+    /// failed attempt left is taken back first: its keys read loosely, the calls it logged for
+    /// the pass's probes, and its refusals once the type decodes. The retry budget bounds it.
+    /// `logged` is the length of the pass's call log and whether it was logging, before the
+    /// failed attempt. `nil` when the type fails this way too, or the retry budget is spent.
+    @inline(never)
+    private func decodeInFoundationPassWithoutLooseMatching<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, refusalsBefore before: Int,
+        logged: (count: Int, isLogging: Bool)
+    ) -> T? {
+        guard spendRetryBudget(on: index) else { return nil }
+        if !looselyReadKeys.isEmpty {
+            let end = tree.next(after: index)
+            looselyReadKeys = looselyReadKeys.filter { $0 < index || $0 >= end }
+        }
+        if callLogCount > logged.count {
+            callLog.removeSubrange(logged.count...)
+            lastLoggedAtLevel = lastLoggedAtLevel.map { $0.flatMap { $0 < logged.count ? $0 : nil } }
+        }
+        logsCalls = logged.isLogging
+        let afterFirst = refusals
+        suppressesLooseMatching = true
+        defer { suppressesLooseMatching = false }
+        let mark = reportMark
+        guard let value = try? decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent) else {
+            rollbackReport(to: mark)
+            return nil
+        }
+        refusals = before &+ (refusals &- afterFirst)
+        return value
     }
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of

@@ -266,6 +266,8 @@ final class TreeDecoder: Decoder {
         get { occasionalState?.callLog ?? [] }
         _modify { yield &occasional.callLog }
     }
+    /// How many calls ``callLog`` holds.
+    var callLogCount: Int { occasionalState?.callLog.count ?? 0 }
     /// For each level of model, the index in ``callLog`` of its last logged call.
     var lastLoggedAtLevel: [Int?] {
         get { occasionalState?.lastLoggedAtLevel ?? [] }

@@ -35,4 +35,43 @@ struct ForgivingPassDifferentialTests {
             #expect(again == foundations)
         }
     }
+
+    struct Inner: Codable, Equatable {
+        var userName: Int?
+        var extras = UnknownKeys()
+    }
+
+    struct ProbesForInner: Decodable, Equatable {
+        var branch: String
+        var inner: Inner?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let inner = try? container.decode(Inner.self) {
+                branch = "inner"
+                self.inner = inner
+            } else {
+                branch = "fallback"
+            }
+        }
+    }
+
+    /// A loose match inside a model that a probe catches: where the value under the other
+    /// spelling cannot be read, the model decodes as Foundation decodes it (the key is missing),
+    /// so the probe takes Foundation's branch, and its bag keeps the member; where it can be
+    /// read, it fills the optional, reported (the documented exception).
+    @Test func aLooseMatchThatFailsANestedModelLeavesTheProbesBranchAlone() throws {
+        let unreadable = Data(#"{"user_name":"abc"}"#.utf8)
+        let foundation = try JSONDecoder().decode(ProbesForInner.self, from: unreadable)
+        #expect(foundation.branch == "inner" && foundation.inner?.userName == nil)
+        let (lenient, report) = try LenientJSONDecoder().decodeWithReport(ProbesForInner.self, from: unreadable)
+        #expect(lenient.branch == "inner" && lenient.inner?.userName == nil)
+        #expect(lenient.inner?.extras == ["user_name": "abc"])
+        #expect(report.isEmpty)
+
+        let readable = Data(#"{"user_name":5}"#.utf8)
+        let (filled, filledReport) = try LenientJSONDecoder().decodeWithReport(ProbesForInner.self, from: readable)
+        #expect(filled.branch == "inner" && filled.inner?.userName == 5)
+        #expect(filledReport.issues.map(\.kind) == [.keyFallback])
+    }
 }
