@@ -364,11 +364,13 @@ extension TreeDecoder {
         } catch {
             // A value that was not decoded leaves nothing in the report (a probe's `try?`).
             rollbackReport(to: mark)
-            if looseMatches != looseBefore, !suppressesLooseMatching,
-                let value = decodeInFoundationPassWithoutLooseMatching(
-                    type, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before, logged: logged)
-            {
-                return value
+            // No `try?` here: an optional of `T` would have this generic function look up its
+            // metadata on every call.
+            if looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) {
+                do {
+                    return try decodeInFoundationPassWithoutLooseMatching(
+                        type, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before, logged: logged)
+                } catch {}
             }
             if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
             throw error
@@ -383,13 +385,12 @@ extension TreeDecoder {
     /// failed attempt left is taken back first: its keys read loosely, the calls it logged for
     /// the pass's probes, and its refusals once the type decodes. The retry budget bounds it.
     /// `logged` is the length of the pass's call log and whether it was logging, before the
-    /// failed attempt. `nil` when the type fails this way too, or the retry budget is spent.
+    /// failed attempt. Throws when the type fails this way too.
     @inline(never)
     private func decodeInFoundationPassWithoutLooseMatching<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, refusalsBefore before: Int,
         logged: (count: Int, isLogging: Bool)
-    ) -> T? {
-        guard spendRetryBudget(on: index) else { return nil }
+    ) throws -> T {
         if !looselyReadKeys.isEmpty {
             let end = tree.next(after: index)
             looselyReadKeys = looselyReadKeys.filter { $0 < index || $0 >= end }
@@ -403,12 +404,14 @@ extension TreeDecoder {
         suppressesLooseMatching = true
         defer { suppressesLooseMatching = false }
         let mark = reportMark
-        guard let value = try? decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent) else {
+        do {
+            let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+            refusals = before &+ (refusals &- afterFirst)
+            return value
+        } catch {
             rollbackReport(to: mark)
-            return nil
+            throw error
         }
-        refusals = before &+ (refusals &- afterFirst)
-        return value
     }
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
