@@ -250,6 +250,10 @@ extension JSONTree {
             }
             return nil
         }
+        // A key with a first significant byte has a last one. Members that share the first are
+        // compared by their last before the whole key: `retweet_count` is not `retweeted_status`,
+        // and a user's dozen `profile_…` keys are not `profile_banner_url`.
+        let last = JSONTree.lastLooseByte(of: key) ?? first
         let input = self.input
         while keyIndex < end {
             let node = nodes[keyIndex]
@@ -259,9 +263,11 @@ extension JSONTree {
                 // A key node's text is within the input, and at least one byte long here.
                 let byte = input[node.offset]
                 let folded = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-                if folded == first || JSONTree.looseByte(byte) == nil,
-                    JSONTree.looselyEqual(bytes(of: node), key)
-                {
+                if folded == first {
+                    let member = bytes(of: node)
+                    let lastByte = JSONTree.looseByte(member[member.count &- 1])
+                    if lastByte == nil || lastByte == last, JSONTree.looselyEqual(member, key) { return keyIndex }
+                } else if JSONTree.looseByte(byte) == nil, JSONTree.looselyEqual(bytes(of: node), key) {
                     return keyIndex
                 }
             }
@@ -275,6 +281,16 @@ extension JSONTree {
     @inline(__always)
     static func firstLooseByte(of key: UnsafeBufferPointer<UInt8>) -> UInt8? {
         for byte in key {
+            if let significant = looseByte(byte) { return significant }
+        }
+        return nil
+    }
+
+    /// The last byte of a key that loose matching compares, or `nil` when it has none. `key` is
+    /// read during the call only, held by the caller's closure.
+    @inline(__always)
+    static func lastLooseByte(of key: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        for byte in key.reversed() {
             if let significant = looseByte(byte) { return significant }
         }
         return nil

@@ -50,6 +50,9 @@ import Testing
         ("userNames", "userName"), ("serName", "userName"), ("userNam", "userName"), ("usernamf", "userName"),
         ("a", "A"), ("_", "__"), ("-", ""), ("x1", "X_1"), ("1x", "x1"), ("é", "É"), ("名前", "名前"),
         ("na_me", "name"), ("nÄme", "näme"),
+        // Same first and last significant bytes, or a separator at either end of either key.
+        ("usurName", "userName"), ("userNamf_", "userName"), ("user_name", "userName__"), ("U", "u_"),
+        ("userName-", "USERNAME"), ("user_named", "userName"),
     ]
 
     @Test(arguments: spellings, [0, 3, 60])
