@@ -276,7 +276,7 @@ extension TreeDecoder {
                     if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
                         if decoder.tree[index].kind == .null { continue }
                         recordFallback(key, found: matched, tried: candidates)
-                        decoder.looseMatches &+= 1
+                        decoder.countLooseMatch()
                         return index
                     }
                 }
@@ -288,7 +288,7 @@ extension TreeDecoder {
                 recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
                 decoder.looselyReadKeys.insert(keyIndex)
                 LooselyMatchedKeys.record(name, for: Key.self)
-                decoder.looseMatches &+= 1
+                decoder.countLooseMatch()
                 return keyIndex + 1
             }
         }

@@ -88,6 +88,16 @@ extension TreeDecoder {
         lastLoggedAtLevel.removeAll(keepingCapacity: true)
     }
 
+    /// ``keepCaughtCalls(owner:)`` for the calls logged from `start` on: those of a type that
+    /// failed inside a pass under way, whose log goes on.
+    func keepCaughtCalls(loggedFrom start: Int, owner: FoundationAttempt) {
+        guard start < callLog.count else { return }
+        let whole = callLog
+        callLog = Array(whole[start...])
+        keepCaughtCalls(owner: owner)
+        callLog = whole
+    }
+
     /// The calls of a failed pass's log that its second pass answers as Foundation did, each by
     /// its identity and the number of failed calls with that identity before it.
     private func keepCaughtCalls(owner: FoundationAttempt?) {

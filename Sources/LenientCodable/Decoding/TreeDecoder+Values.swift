@@ -352,7 +352,9 @@ extension TreeDecoder {
     private func decodeInFoundationPass<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
-        if let error = foundationFailure(of: T.self, at: index) { throw error }
+        if let error = foundationFailure(of: T.self, at: index) {
+            return try decodeAfterRememberedFailure(type, error, at: index, path: path, isCurrent: isCurrent)
+        }
         let before = refusals
         let mark = reportMark
         let looseBefore = looseMatches
@@ -368,8 +370,9 @@ extension TreeDecoder {
             // metadata on every call.
             if looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) {
                 do {
-                    return try decodeInFoundationPassWithoutLooseMatching(
-                        type, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before, logged: logged)
+                    return try decodeAfterFailedLooseMatch(
+                        type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
+                        logged: logged)
                 } catch {}
             }
             if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
@@ -377,40 +380,120 @@ extension TreeDecoder {
         }
     }
 
-    /// A type inside a Foundation-like pass that failed after a loose key match: decoded once
-    /// more without loose matching, as the outermost type of a pass is
-    /// (``decodeFoundationFirst(_:at:path:isCurrent:)``), so that a model that catches the
-    /// failure (`if let inner = try? c.decode(Inner.self) … else …`) takes Foundation's branch
-    /// when Foundation's decoder, which matches no other spelling, decodes the type. What the
-    /// failed attempt left is taken back first: its keys read loosely, the calls it logged for
-    /// the pass's probes, and its refusals once the type decodes. The retry budget bounds it.
-    /// `logged` is the length of the pass's call log and whether it was logging, before the
-    /// failed attempt. Throws when the type fails this way too.
+    /// A type inside a Foundation-like pass that failed after a loose key match. Foundation's
+    /// decoder, which matches no other spelling, may decode it all the same: a model that catches
+    /// the failure (`if let inner = try? c.decode(Inner.self) … else …`) must then take
+    /// Foundation's branch, and a model that does not must not fail its pass for it. So the type
+    /// is decoded once more without loose matching, in the pass, to learn whether Foundation
+    /// decodes it; when it does not, this throws, and the type fails as it did. When it does, the
+    /// failure is remembered as one of loose matching alone (``FailedByLooseMatch``), and the
+    /// type is decoded with forgiveness, as at the top of a decode
+    /// (``decodeForgivingInPass(_:at:path:isCurrent:)``): what it holds under other spellings is
+    /// found, forgiven and reported, as the documented exception of loose matching says; where
+    /// that still fails, Foundation's value stands.
+    ///
+    /// What the failed attempt left is taken back first: its keys read loosely, the calls it
+    /// logged, which become the probes its forgiving decode answers as Foundation did, and its
+    /// refusals. The retry budget, spent by the caller, bounds it. `logged` is the length of the
+    /// pass's call log and whether it was logging, before the failed attempt.
     @inline(never)
-    private func decodeInFoundationPassWithoutLooseMatching<T: Decodable>(
-        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, refusalsBefore before: Int,
-        logged: (count: Int, isLogging: Bool)
+    private func decodeAfterFailedLooseMatch<T: Decodable>(
+        _ type: T.Type, failure: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool,
+        refusalsBefore before: Int, logged: (count: Int, isLogging: Bool)
     ) throws -> T {
-        if !looselyReadKeys.isEmpty {
-            let end = tree.next(after: index)
-            looselyReadKeys = looselyReadKeys.filter { $0 < index || $0 >= end }
-        }
+        forgetLooseReads(inside: index)
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
         if callLogCount > logged.count {
+            keepCaughtCalls(loggedFrom: logged.count, owner: attempt)
             callLog.removeSubrange(logged.count...)
             lastLoggedAtLevel = lastLoggedAtLevel.map { $0.flatMap { $0 < logged.count ? $0 : nil } }
         }
         logsCalls = logged.isLogging
         let afterFirst = refusals
-        suppressesLooseMatching = true
-        defer { suppressesLooseMatching = false }
+        let mark = reportMark
+        let foundations = try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        refusals = before &+ (refusals &- afterFirst)
+        // Foundation decodes it: remembered, and decoded as at the top of a decode.
+        rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
+        let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
+        rollbackReport(to: mark)
+        do {
+            return try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            report?.issues.append(contentsOf: foundationsIssues)
+            return foundations
+        }
+    }
+
+    /// A type met again in a Foundation-like pass at a node where it failed one: it fails again,
+    /// unless it failed by loose matching alone (``FailedByLooseMatch``), where Foundation decodes
+    /// it. Then, as the first time: with forgiveness, or Foundation's value where that fails; and
+    /// while the pass learns whether Foundation decodes an enclosing type, without loose matching.
+    @inline(never)
+    private func decodeAfterRememberedFailure<T: Decodable>(
+        _ type: T.Type, _ error: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        guard error is FailedByLooseMatch else { throw error }
+        if suppressesLooseMatching {
+            return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        }
         let mark = reportMark
         do {
-            let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
-            refusals = before &+ (refusals &- afterFirst)
-            return value
+            return try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            rollbackReport(to: mark)
+            return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        }
+    }
+
+    /// A type decoded in a Foundation-like pass without loose matching: what Foundation's decoder,
+    /// which matches no other spelling, makes of it. Leaves nothing in the report when it fails.
+    private func decodeInPassWithoutLooseMatching<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        let wasSuppressing = suppressesLooseMatching
+        suppressesLooseMatching = true
+        defer { suppressesLooseMatching = wasSuppressing }
+        let mark = reportMark
+        do {
+            return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
             rollbackReport(to: mark)
             throw error
+        }
+    }
+
+    /// A type that failed a Foundation-like pass by loose matching alone, decoded inside the pass
+    /// as at the top of a decode once it is known to fail one
+    /// (``decodeFoundationFirst(_:at:path:isCurrent:)``): with forgiveness, its probes answered as
+    /// its failed attempt answered them. The pass's call log, refusals and state are left as they
+    /// were; the report keeps what was forgiven, which the pass takes back if it fails.
+    private func decodeForgivingInPass<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        let passLog = (callLog, lastLoggedAtLevel, logsCalls)
+        let passRefusals = refusals
+        callLog.removeAll()
+        lastLoggedAtLevel.removeAll()
+        logsCalls = false
+        inFoundationPass = false
+        defer {
+            inFoundationPass = true
+            (callLog, lastLoggedAtLevel, logsCalls) = passLog
+            refusals = passRefusals
+        }
+        return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
+    }
+
+    /// Forgets the keys read loosely inside the value at `index`, for a decode of it that
+    /// starts over: by the value's nodes or by the keys read, whichever are fewer.
+    private func forgetLooseReads(inside index: Int) {
+        guard !looselyReadKeys.isEmpty else { return }
+        let nodes = index..<tree.next(after: index)
+        if nodes.count < looselyReadKeys.count {
+            for node in nodes { looselyReadKeys.remove(node) }
+        } else {
+            looselyReadKeys = looselyReadKeys.filter { !nodes.contains($0) }
         }
     }
 

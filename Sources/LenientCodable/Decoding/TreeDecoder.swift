@@ -333,6 +333,15 @@ final class TreeDecoder: Decoder {
         foundationFailures![FoundationAttempt(index: index, type: ObjectIdentifier(type))] = error
     }
 
+    /// The failure remembered for a type that failed a Foundation-like pass only for what loose
+    /// matching found, where the same pass without loose matching decodes it (as Foundation's
+    /// decoder does): met again in a pass, the type is decoded with forgiveness instead of
+    /// failing (``decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)``).
+    struct FailedByLooseMatch: Error {
+        /// The error the type failed the pass with.
+        let failure: any Error
+    }
+
     /// A type decoded at a node in a Foundation-like pass.
     struct FoundationAttempt: Hashable {
         let index: Int
@@ -382,7 +391,20 @@ final class TreeDecoder: Decoder {
         retryBudget = min(retryBudget, parent.retryBudget)
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)
         stackGuard = parent.stackGuard
+        suppressesLooseMatching = parent.suppressesLooseMatching
         refusalSink = parent
+    }
+
+    /// Counts a key found by loose matching, here and in every decoder up the chain of super
+    /// decoders, whose passes retry a type that fails after one (``mayForgive()`` counts
+    /// refusals the same way).
+    func countLooseMatch() {
+        looseMatches &+= 1
+        var sink = refusalSink
+        while let decoder = sink {
+            decoder.looseMatches &+= 1
+            sink = decoder.refusalSink
+        }
     }
 
     /// Work the lenient decoder may spend decoding a value a second time — a type's second pass
