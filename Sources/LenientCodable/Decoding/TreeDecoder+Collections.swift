@@ -51,6 +51,9 @@ extension TreeDecoder {
         let elides = options.dropsInvalidElements && !elidesErrorPaths && !inFoundationPass && isPlainScalar
         if elides { elidesErrorPaths = true }
         defer { if elides { elidesErrorPaths = false } }
+        // An array that fails is not decoded: what its elements before the failure recorded
+        // goes too (a probe's `try? c.decode([Item].self)`).
+        let arrayMark = reportMark
         while child < end {
             let elementPath = box.appending(index: position)
             let mark = reportMark
@@ -59,6 +62,9 @@ extension TreeDecoder {
             } catch  where options.dropsInvalidElements && mayForgive() {
                 rollbackReport(to: mark)
                 recordDropped(error, path: elementPath, found: child)
+            } catch {
+                rollbackReport(to: arrayMark)
+                throw error
             }
             child = tree.next(after: child)
             position += 1
@@ -83,6 +89,7 @@ extension TreeDecoder {
         elidesErrorPaths = true
         defer { elidesErrorPaths = elided }
         let reports = report != nil
+        let arrayMark = reports ? reportMark : 0
         // The parent of the paths of elements that are reported, made for the first of them.
         var elementParent: PathBox?
         while child < end {
@@ -106,6 +113,8 @@ extension TreeDecoder {
                     }
                 } else {
                     elidesErrorPaths = elided
+                    // The array is not decoded: nor are the elements before this one.
+                    if reports { rollbackReport(to: arrayMark) }
                     throw elementError(Element.self, at: child, position: position, arrayPath: path, error)
                 }
             }

@@ -243,7 +243,11 @@ extension TreeDecoder {
             case .found(let index):
                 return index
             case .fallback(let index, let position):
-                if decoder.report != nil { recordFallback(key, position: position) }
+                if decoder.report != nil {
+                    let mark = decoder.reportMark
+                    recordFallback(key, position: position)
+                    decoder.noteFallback(node: index, mark: mark)
+                }
                 if decoder.readKeys != nil { markNullCandidatesRead(before: position, forKey: key) }
                 return index
             case .unmapped:
@@ -275,7 +279,9 @@ extension TreeDecoder {
                 for path in candidates {
                     if let (index, matched) = decoder.tree.resolveLoosely(path, in: objectIndex) {
                         if decoder.tree[index].kind == .null { continue }
+                        let mark = decoder.reportMark
                         recordFallback(key, found: matched, tried: candidates)
+                        decoder.noteFallback(node: index, mark: mark)
                         decoder.countLooseMatch()
                         return index
                     }
@@ -285,7 +291,9 @@ extension TreeDecoder {
                 let spelled = plan?.strategyKey(for: name)?.text ?? name
                 let tree = decoder.tree
                 guard let keyIndex = firstLooseMember(spelled: spelled, besides: name) else { return nil }
+                let mark = decoder.reportMark
                 recordFallback(key, found: [KeyBytes(tree.string(at: keyIndex))], tried: [[KeyBytes(spelled)]])
+                decoder.noteFallback(node: keyIndex + 1, mark: mark)
                 decoder.looselyReadKeys.insert(keyIndex)
                 LooselyMatchedKeys.record(name, for: Key.self)
                 decoder.countLooseMatch()
@@ -648,6 +656,7 @@ extension TreeDecoder {
             guard let value = defaultValue(of: T.self), decoder.mayForgive() else {
                 // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
                 decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(T.self)))
+                decoder.withdrawFallback(for: index)
                 throw error
             }
             decoder.rollbackReport(to: mark)
@@ -720,6 +729,7 @@ extension TreeDecoder {
             guard decoder.mayForgive() else {
                 // A call of a Foundation-like pass that failed: the model may go on after it (a probe).
                 decoder.recordFailedCall(.init(node: index, missingKey: nil, type: ObjectIdentifier(type)))
+                decoder.withdrawFallback(for: index)
                 throw error
             }
             decoder.rollbackReport(to: mark)

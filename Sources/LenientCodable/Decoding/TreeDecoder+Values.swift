@@ -157,6 +157,8 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         let box = PathBox(path)
         // The keys whose first member was dropped: a repeated member is not read in its place.
         var droppedKeys: Set<String> = []
+        // A dictionary that fails is not decoded: what its members before the failure recorded goes too.
+        let dictionaryMark = decoder.reportMark
         while keyIndex < end {
             let valueIndex = keyIndex + 1
             let key = tree.string(at: keyIndex)
@@ -170,11 +172,14 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
                     decoder.rollbackReport(to: mark)
                     decoder.recordDropped(error, path: valuePath, found: valueIndex)
                     droppedKeys.insert(key)
+                } catch {
+                    decoder.rollbackReport(to: dictionaryMark)
+                    throw error
                 }
             } else if decoder.decodesRepeatedMembers {
                 // Foundation's decoding under a key strategy that converts keys reads every
                 // member, the repeated ones too, and fails on one it cannot read.
-                _ = try decoder.unwrapElement(Member.self, at: valueIndex, path: box.appending(MemberKey(key)))
+                try decoder.decodeRepeatedMember(Member.self, at: valueIndex, path: box.appending(MemberKey(key)))
             } else if decoder.readsRepeatedMembersAsFoundation {
                 decoder.forgiveRepeatedMember(
                     Member.self, key: key, at: valueIndex, path: box.appending(MemberKey(key)))
@@ -203,6 +208,17 @@ extension TreeDecoder {
         return isLenient && !inFoundationPass
     }
 
+    /// Decodes a repeated member of a `[String: T]` as Foundation's decoder does under a key
+    /// strategy that converts keys, to fail where it fails: without loose matching, which it
+    /// does not know, inside the member either.
+    @inline(never)
+    func decodeRepeatedMember<Member: Decodable>(_ type: Member.Type, at index: Int, path: CodingPathNode) throws {
+        let wasSuppressing = suppressesLooseMatching
+        suppressesLooseMatching = true
+        defer { suppressesLooseMatching = wasSuppressing }
+        _ = try unwrapElement(Member.self, at: index, path: path)
+    }
+
     /// A repeated member of a `[String: T]` under a key strategy that converts keys, in the
     /// lenient decoder's own pass: the dictionary keeps the first member, as it does with the
     /// default keys, and a repeated one that Foundation's decoder cannot read (and so fails the
@@ -211,7 +227,11 @@ extension TreeDecoder {
     func forgiveRepeatedMember<Member: Decodable>(_ type: Member.Type, key: String, at index: Int, path: CodingPathNode)
     {
         let mark = reportMark
+        // Foundation's decoder matches no other spelling of a key inside the member either.
+        let wasSuppressing = suppressesLooseMatching
+        suppressesLooseMatching = true
         let outcome = asFoundation { Result { try unwrapElement(Member.self, at: index, path: path) } }
+        suppressesLooseMatching = wasSuppressing
         rollbackReport(to: mark)
         guard case .failure(let error) = outcome else { return }
         record(

@@ -79,6 +79,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
+        /// The last `keyFallback` entry a keyed container recorded: the value's node and the
+        /// report's length before it (``withdrawFallback(for:)``).
+        @exclusivity(unchecked) var lastFallback: (node: Int, mark: Int)?
         @exclusivity(unchecked) var passedKeys: Set<Int> = []
         /// The values that containers of this decoder handed to super decoders while unknown keys
         /// are reported, by the node of the model that asked: see ``reportSuperDecodedValues(of:)``.
@@ -393,6 +396,30 @@ final class TreeDecoder: Decoder {
         stackGuard = parent.stackGuard
         suppressesLooseMatching = parent.suppressesLooseMatching
         refusalSink = parent
+    }
+
+    /// Notes that the report's entry at `mark` is the `keyFallback` of the value at `node`, so
+    /// that a call that then fails on the value takes it back (``withdrawFallback(for:)``).
+    /// An entry merged into an earlier one (the value read before, under the same spelling) is
+    /// not noted: taking it back would take back the earlier read's.
+    func noteFallback(node: Int, mark: Int) {
+        guard let report else { return }
+        if report.issues.count == mark &+ 1 {
+            occasional.lastFallback = (node, mark)
+        } else if occasionalState?.lastFallback != nil {
+            occasionalState?.lastFallback = nil
+        }
+    }
+
+    /// Takes back the `keyFallback` entry of the value at `node` when it is the last one
+    /// recorded and still in the report: a call that found its key under another spelling and
+    /// then failed on its value decoded nothing (a probe's `try?` goes on after it).
+    func withdrawFallback(for node: Int) {
+        guard let fallback = occasionalState?.lastFallback, fallback.node == node else { return }
+        occasionalState?.lastFallback = nil
+        guard let report, report.issues.count > fallback.mark, report.issues[fallback.mark].kind == .keyFallback
+        else { return }
+        rollbackReport(to: fallback.mark)
     }
 
     /// Counts a key found by loose matching, here and in every decoder up the chain of super
