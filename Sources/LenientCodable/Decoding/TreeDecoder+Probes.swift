@@ -88,14 +88,22 @@ extension TreeDecoder {
         lastLoggedAtLevel.removeAll(keepingCapacity: true)
     }
 
-    /// ``keepCaughtCalls(owner:)`` for the calls logged from `start` on: those of a type that
-    /// failed inside a pass under way, whose log goes on.
-    func keepCaughtCalls(loggedFrom start: Int, owner: FoundationAttempt) {
+    /// Keeps every failed call logged from `start` on as one to answer as Foundation did: the
+    /// calls of a type's decode that succeeded without loose matching, where each call that
+    /// failed was one the model went on after. Its decode with loose matching then takes the same
+    /// branches (``TreeDecoder/decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)``).
+    func keepEveryFailedCall(loggedFrom start: Int, owner: FoundationAttempt) {
         guard start < callLog.count else { return }
-        let whole = callLog
-        callLog = Array(whole[start...])
-        keepCaughtCalls(owner: owner)
-        callLog = whole
+        var failures: [ProbeCall: Int] = [:]
+        for entry in callLog[start...] {
+            if let call = entry.failed { failures[call, default: 0] += 1 }
+        }
+        guard !failures.isEmpty else { return }
+        for (call, count) in failures {
+            caughtCalls[call] = CaughtCall(occurrences: Array(repeating: true, count: count), seen: 0)
+        }
+        hasCaughtCalls = true
+        caughtCallsByOwner[owner] = Array(failures.keys)
     }
 
     /// The calls of a failed pass's log that its second pass answers as Foundation did, each by

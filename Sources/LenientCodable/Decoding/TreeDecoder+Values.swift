@@ -407,15 +407,15 @@ extension TreeDecoder {
     /// is decoded once more without loose matching, in the pass, to learn whether Foundation
     /// decodes it; when it does not, this throws, and the type fails as it did. When it does, the
     /// failure is remembered as one of loose matching alone (``FailedByLooseMatch``), and the
-    /// type is decoded with forgiveness, as at the top of a decode
-    /// (``decodeForgivingInPass(_:at:path:isCurrent:)``): what it holds under other spellings is
-    /// found, forgiven and reported, as the documented exception of loose matching says; where
-    /// that still fails, Foundation's value stands.
+    /// type is decoded with loose matching and forgiveness, every probe answered as in the decode
+    /// without (``decodeForgivingInPass(_:at:path:isCurrent:)``): what it holds under other
+    /// spellings is found, forgiven and reported, as the documented exception of loose matching
+    /// says, and nothing else changes; where that fails, Foundation's value stands.
     ///
-    /// What the failed attempt left is taken back first: its keys read loosely, the calls it
-    /// logged, which become the probes its forgiving decode answers as Foundation did, and its
-    /// refusals. The retry budget, spent by the caller, bounds it. `logged` is the length of the
-    /// pass's call log and whether it was logging, before the failed attempt.
+    /// What the failed attempt left is taken back first: its keys read loosely, its logged calls
+    /// (kept for the pass if the type fails anyway) and its refusals. The retry budget, spent by
+    /// the caller, bounds it. `logged` is the length of the pass's call log and whether it was
+    /// logging, before the failed attempt.
     @inline(never)
     private func decodeAfterFailedLooseMatch<T: Decodable>(
         _ type: T.Type, failure: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool,
@@ -423,17 +423,30 @@ extension TreeDecoder {
     ) throws -> T {
         forgetLooseReads(inside: index)
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
-        if callLogCount > logged.count {
-            keepCaughtCalls(loggedFrom: logged.count, owner: attempt)
-            callLog.removeSubrange(logged.count...)
-            lastLoggedAtLevel = lastLoggedAtLevel.map { $0.flatMap { $0 < logged.count ? $0 : nil } }
-        }
-        logsCalls = logged.isLogging
+        // The failed attempt's calls, set aside: the pass keeps them if the type fails anyway.
+        let failedAttempt = (
+            calls: Array(callLog[min(logged.count, callLogCount)...]), last: lastLoggedAtLevel, logsCalls: logsCalls
+        )
+        trimCallLog(to: logged.count)
         let afterFirst = refusals
         let mark = reportMark
-        let foundations = try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        // Every call of the retry is logged: each one that failed there, the model went on after.
+        logsCalls = true
+        let foundations: T
+        do {
+            foundations = try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        } catch {
+            trimCallLog(to: logged.count)
+            callLog.append(contentsOf: failedAttempt.calls)
+            lastLoggedAtLevel = failedAttempt.last
+            logsCalls = failedAttempt.logsCalls
+            throw error
+        }
+        keepEveryFailedCall(loggedFrom: logged.count, owner: attempt)
+        trimCallLog(to: logged.count)
+        logsCalls = logged.isLogging
         refusals = before &+ (refusals &- afterFirst)
-        // Foundation decodes it: remembered, and decoded as at the top of a decode.
+        // Foundation decodes it: remembered, and decoded again with what loose matching finds.
         rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
         rollbackReport(to: mark)
@@ -443,6 +456,30 @@ extension TreeDecoder {
             report?.issues.append(contentsOf: foundationsIssues)
             return foundations
         }
+    }
+
+    /// ``decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)`` for a
+    /// type whose own pass failed after a loose match, at the top of a decode or of a value
+    /// decoded apart: where Foundation's decoder decodes the type, every probe keeps its answer,
+    /// and only what loose matching found is forgiven. Throws where Foundation fails too: the
+    /// type then takes its forgiving pass.
+    @inline(never)
+    private func decodeAtTopAfterFailedLooseMatch<T: Decodable>(
+        _ type: T.Type, failure: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool,
+        refusalsBefore before: Int
+    ) throws -> T {
+        inFoundationPass = true
+        defer { inFoundationPass = false }
+        return try decodeAfterFailedLooseMatch(
+            type, failure: failure, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
+            logged: (callLogCount, logsCalls))
+    }
+
+    /// Drops the calls logged from `count` on, and the levels' last calls among them.
+    private func trimCallLog(to count: Int) {
+        guard callLogCount > count else { return }
+        callLog.removeSubrange(count...)
+        lastLoggedAtLevel = lastLoggedAtLevel.map { $0.flatMap { $0 < count ? $0 : nil } }
     }
 
     /// A type met again in a Foundation-like pass at a node where it failed one: it fails again,
@@ -484,10 +521,12 @@ extension TreeDecoder {
     }
 
     /// A type that failed a Foundation-like pass by loose matching alone, decoded inside the pass
-    /// as at the top of a decode once it is known to fail one
-    /// (``decodeFoundationFirst(_:at:path:isCurrent:)``): with forgiveness, its probes answered as
-    /// its failed attempt answered them. The pass's call log, refusals and state are left as they
-    /// were; the report keeps what was forgiven, which the pass takes back if it fails.
+    /// with forgiveness, every call that failed in its decode without loose matching answered as
+    /// it failed there (``keepEveryFailedCall(loggedFrom:owner:)``): the model takes Foundation's
+    /// branch at every probe, and what is forgiven is what loose matching found, where Foundation
+    /// found nothing. The pass's call log, refusals and state are left as they were; the report
+    /// keeps what was forgiven, which the pass takes back if it fails. Throws where that decode
+    /// fails; the caller then keeps Foundation's value.
     private func decodeForgivingInPass<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
@@ -497,12 +536,16 @@ extension TreeDecoder {
         lastLoggedAtLevel.removeAll()
         logsCalls = false
         inFoundationPass = false
+        let wasAnswering = answersCaughtCalls
+        answersCaughtCalls = true
         defer {
+            answersCaughtCalls = wasAnswering
             inFoundationPass = true
             (callLog, lastLoggedAtLevel, logsCalls) = passLog
             refusals = passRefusals
         }
-        return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
+        if hasCaughtCalls { restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self))) }
+        return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
     }
 
     /// Forgets the keys read loosely inside the value at `index`, for a decode of it that
@@ -568,6 +611,7 @@ extension TreeDecoder {
             return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }
         let before = refusals
+        let looseBefore = looseMatches
         let work = containersMade
         let rewrites = rewriteBudget
         inFoundationPass = true
@@ -589,6 +633,13 @@ extension TreeDecoder {
                     owner: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
             }
             guard refusals != before else { throw error }
+            // No `try?`: an optional of `T` would have this generic function look up its metadata.
+            if looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) {
+                do {
+                    return try decodeAtTopAfterFailedLooseMatch(
+                        type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before)
+                } catch {}
+            }
             rememberFoundationFailure(of: T.self, at: index, error)
             // Paid for even when the budget runs out here: the types inside then take one pass.
             // The failed pass's own work counts too: it may have gone deep into JSON hooks made.

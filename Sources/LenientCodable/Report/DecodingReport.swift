@@ -102,6 +102,17 @@ public struct DecodingIssue: Sendable {
     private var storedPath: ReportPath
     /// `nil` when the JSON path is the path.
     private var storedJSONPath: ReportPath?
+
+    /// Whether the issue's paths are written as `other`'s are, compared step by step where they
+    /// can be (``ReportPath/isSame(as:)``).
+    func hasSamePaths(as other: DecodingIssue) -> Bool {
+        guard storedPath.isSame(as: other.storedPath) else { return false }
+        switch (storedJSONPath, other.storedJSONPath) {
+        case (let left?, let right?): return left.isSame(as: right)
+        case (nil, nil): return true
+        default: return jsonPath == other.jsonPath
+        }
+    }
     /// Where the decoder found the value, when it knows: what tells a value forgiven twice (a
     /// model that read it twice) from two values (``ReportCollector/report``).
     var origin: IssueOrigin?
@@ -187,6 +198,44 @@ struct ReportPath: @unchecked Sendable {
     init(_ text: String) { storage = .text(text) }
     init(_ path: CodingPathNode) { storage = .codingPath(path) }
     init(_ path: JSONPathStep) { storage = .jsonPath(path) }
+
+    /// Whether two paths are written the same, without writing them out where their steps show
+    /// it: the same keys up to a shared step (the container's path box, the object's JSON path),
+    /// as an issue and the fallback it merges into are. Written out otherwise: a report of issues
+    /// deep in a document would write two paths of its depth for every one.
+    func isSame(as other: ReportPath) -> Bool {
+        switch (storage, other.storage) {
+        case (.codingPath(var left), .codingPath(var right)):
+            while true {
+                switch (left, right) {
+                case (.root, .root):
+                    return true
+                case (.key(let leftKey, let leftParent), .key(let rightKey, let rightParent)):
+                    guard leftKey.stringValue == rightKey.stringValue, leftKey.intValue == rightKey.intValue else {
+                        return text == other.text
+                    }
+                    if leftParent === rightParent { return true }
+                    (left, right) = (leftParent.node, rightParent.node)
+                case (.index(let leftIndex, let leftParent), .index(let rightIndex, let rightParent)):
+                    guard leftIndex == rightIndex else { return text == other.text }
+                    if leftParent === rightParent { return true }
+                    (left, right) = (leftParent.node, rightParent.node)
+                default:
+                    return text == other.text
+                }
+            }
+        case (.jsonPath(var left), .jsonPath(var right)):
+            while left !== right {
+                guard left.step == right.step, let leftParent = left.parent, let rightParent = right.parent else {
+                    return text == other.text
+                }
+                (left, right) = (leftParent, rightParent)
+            }
+            return true
+        default:
+            return text == other.text
+        }
+    }
 
     var text: String {
         switch storage {
@@ -284,7 +333,7 @@ final class ReportCollector {
             issues[position - 1].kind == .keyFallback
         else { return false }
         let fallback = issues[position - 1]
-        guard fallback.path == issue.path && fallback.jsonPath == issue.jsonPath else { return false }
+        guard fallback.hasSamePaths(as: issue) else { return false }
         var merged = fallback
         merged.absorb(issue)
         if merged.found == nil { merged.found = issue.found }

@@ -222,4 +222,52 @@ struct ForgivingPassDifferentialTests {
         #expect(value.inner.userName == nil)
         #expect(report.issues.map(\.jsonPath).sorted() == ["inner.user_name", "inner.x"])
     }
+
+    struct Probing: Decodable, Equatable {
+        var userName: Int?
+        var flag: Bool?
+        var isOn: Bool?
+        var v: String
+        enum Keys: String, CodingKey { case userName, flag, isOn, v }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            isOn = try? container.decode(Bool.self, forKey: .isOn)
+            userName = try container.decodeIfPresent(Int.self, forKey: .userName)
+            flag = try? container.decode(Bool.self, forKey: .flag)
+            if let bool = try? container.decode(Bool.self, forKey: .v) {
+                v = "bool \(bool)"
+            } else {
+                v = "int \(try container.decode(Int.self, forKey: .v))"
+            }
+        }
+    }
+
+    struct HoldsProbing: Decodable, Equatable {
+        var m: Probing
+    }
+
+    /// A nested model that fails its pass only on what loose matching found keeps Foundation's
+    /// answer at every probe it makes, before and after that property: a missing key stays
+    /// missing, a value of another type is not coerced for a probe.
+    @Test func probesOfANestedModelKeepFoundationsAnswers() throws {
+        let json = Data(#"{"m":{"isOn":"0","user_name":"abc","v":1}}"#.utf8)
+        let foundation = try JSONDecoder().decode(HoldsProbing.self, from: json)
+        #expect(foundation.m.isOn == nil && foundation.m.flag == nil && foundation.m.v == "int 1")
+        let (lenient, report) = try LenientJSONDecoder().decodeWithReport(HoldsProbing.self, from: json)
+        #expect(lenient == foundation)
+        #expect(report.issues.map(\.jsonPath) == ["m.user_name"])
+        let list = Data("[\(String(decoding: json, as: UTF8.self))]".utf8)
+        #expect(try LenientJSONDecoder().decode([HoldsProbing].self, from: list) == [foundation])
+
+        // The same model at the top of a decode.
+        let inner = Data(#"{"isOn":"0","user_name":"abc","v":1}"#.utf8)
+        let (top, topReport) = try LenientJSONDecoder().decodeWithReport(Probing.self, from: inner)
+        #expect(top == foundation.m)
+        #expect(topReport.issues.map(\.jsonPath) == ["user_name"])
+        let readable = Data(#"{"user_name":"7","v":1}"#.utf8)
+        let (filled, filledReport) = try LenientJSONDecoder().decodeWithReport(Probing.self, from: readable)
+        #expect(filled.userName == 7 && filled.flag == nil && filled.isOn == nil && filled.v == "int 1")
+        #expect(filledReport.issues.map(\.kind) == [.keyFallback])
+    }
 }
