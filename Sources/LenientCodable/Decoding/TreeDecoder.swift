@@ -217,11 +217,16 @@ final class TreeDecoder: Decoder {
 
     /// Counts a number that is not finite read from a string, here and up the chain of decoders
     /// that made this one, each of which may be running a date strategy.
-    func countNonFiniteCoercion() {
-        nonFiniteCoercions &+= 1
+    func countNonFiniteCoercion() { countUpTheChain(\.nonFiniteCoercions) }
+
+    /// Adds one to `counter` here and in every decoder up the chain of those that made this one
+    /// (``refusalSink``). For counts that change rarely: ``mayForgive()`` counts refusals in a
+    /// loop of its own.
+    private func countUpTheChain(_ counter: ReferenceWritableKeyPath<TreeDecoder, Int>) {
+        self[keyPath: counter] &+= 1
         var sink = refusalSink
         while let decoder = sink {
-            decoder.nonFiniteCoercions &+= 1
+            decoder[keyPath: counter] &+= 1
             sink = decoder.refusalSink
         }
     }
@@ -425,14 +430,7 @@ final class TreeDecoder: Decoder {
     /// Counts a key found by loose matching, here and in every decoder up the chain of super
     /// decoders, whose passes retry a type that fails after one (``mayForgive()`` counts
     /// refusals the same way).
-    func countLooseMatch() {
-        looseMatches &+= 1
-        var sink = refusalSink
-        while let decoder = sink {
-            decoder.looseMatches &+= 1
-            sink = decoder.refusalSink
-        }
-    }
+    func countLooseMatch() { countUpTheChain(\.looseMatches) }
 
     /// Work the lenient decoder may spend decoding a value a second time — a type's second pass
     /// after its Foundation-like first one, a single object wrapped in an array and decoded again
