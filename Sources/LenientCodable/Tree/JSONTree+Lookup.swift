@@ -72,7 +72,8 @@ extension JSONTree {
     /// as the Kelvin sign for `K`.) `key` is read during the call only, held by the caller.
     /// With `before`, only the members whose key node comes before it are compared.
     @inline(never)
-    func findMemberCanonically(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, before limit: Int? = nil) -> Int? {
+    func findMemberCanonically(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, before limit: Int? = nil) -> Int?
+    {
         guard key.contains(where: { $0 >= 0x80 }), nodes[objectIndex].kind == .object else { return nil }
         let name = String(decoding: key, as: UTF8.self)
         let end = limit ?? nodes[objectIndex].containerEnd
