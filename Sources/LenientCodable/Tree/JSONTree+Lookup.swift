@@ -29,15 +29,7 @@ extension JSONTree {
     /// the decode call too (``NodeStorage/keepInput()``).
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
-        if let found = findMemberByBytes(in: objectIndex, key: key, cursor: cursor) {
-            // A key beyond ASCII (written so, or escaped) may come before in another spelling
-            // that Swift's `String`, and so Foundation's decoder, takes for the same key: the
-            // first of them wins.
-            if nodes[found &- 1].has(JSONNode.beyondASCII | JSONNode.hasEscapes) {
-                return findMemberCanonically(in: objectIndex, key: key, before: found &- 1) ?? found
-            }
-            return found
-        }
+        if let found = findMemberByBytes(in: objectIndex, key: key, cursor: cursor) { return found }
         return findMemberCanonically(in: objectIndex, key: key)
     }
 
@@ -70,13 +62,11 @@ extension JSONTree {
     /// only a key beyond ASCII has other spellings, and only members beyond ASCII (or escaped)
     /// are compared. (An ASCII coding key is not looked for under a spelling beyond ASCII, such
     /// as the Kelvin sign for `K`.) `key` is read during the call only, held by the caller.
-    /// With `before`, only the members whose key node comes before it are compared.
     @inline(never)
-    func findMemberCanonically(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, before limit: Int? = nil) -> Int?
-    {
+    func findMemberCanonically(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard key.contains(where: { $0 >= 0x80 }), nodes[objectIndex].kind == .object else { return nil }
         let name = String(decoding: key, as: UTF8.self)
-        let end = limit ?? nodes[objectIndex].containerEnd
+        let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
         while keyIndex < end {
             let node = nodes[keyIndex]
