@@ -495,7 +495,10 @@ extension TreeDecoder {
         private func decodeFoundValueLeniently<T>(
             _ type: T.Type, at index: Int, forKey key: Key, _ body: (TreeDecoder, Int, CodingPathNode) throws -> T
         ) throws -> T {
-            if decoder.hasCaughtCalls, decoder.isCaughtCall(node: index, type: T.self) {
+            if decoder.hasCaughtCalls,
+                decoder.isCaughtCall(node: index, type: T.self)
+                    || decoder.isCaughtMissingKey(in: objectIndex, key: key.stringValue, type: T.self)
+            {
                 return try decoder.answeringAsFoundation { try forgivingFoundValue(type, at: index, forKey: key, body) }
             }
             return try forgivingFoundValueInline(type, at: index, forKey: key, body)

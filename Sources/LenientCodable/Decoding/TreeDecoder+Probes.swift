@@ -94,16 +94,21 @@ extension TreeDecoder {
     /// branches (``TreeDecoder/decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)``).
     func keepEveryFailedCall(loggedFrom start: Int, owner: FoundationAttempt) {
         guard start < callLog.count else { return }
-        var failures: [ProbeCall: Int] = [:]
+        var failed = Set<ProbeCall>()
         for entry in callLog[start...] {
-            if let call = entry.failed { failures[call, default: 0] += 1 }
+            if let call = entry.failed { failed.insert(call) }
         }
-        guard !failures.isEmpty else { return }
-        for (call, count) in failures {
-            caughtCalls[call] = CaughtCall(occurrences: Array(repeating: true, count: count), seen: 0)
+        guard !failed.isEmpty else { return }
+        // Every call with such an identity, however many the decode with loose matching makes:
+        // a model may make one more there (`if c.contains(.userName) { … try? c.decode(…) }`),
+        // and counting would leave the model's own probe to forgiveness. Answered as Foundation,
+        // the call fails again on the value it failed on; on a value that only loose matching
+        // found, it answers as it would have had the key been spelled as the model spells it.
+        for call in failed {
+            caughtCalls[call] = CaughtCall(occurrences: [], seen: 0, always: true)
         }
         hasCaughtCalls = true
-        caughtCallsByOwner[owner] = Array(failures.keys)
+        caughtCallsByOwner[owner] = Array(failed)
     }
 
     /// The calls of a failed pass's log that its second pass answers as Foundation did, each by
@@ -162,6 +167,9 @@ extension TreeDecoder {
     struct CaughtCall {
         let occurrences: [Bool]
         var seen: Int
+        /// Whether every call with the identity is answered, however many come
+        /// (``keepEveryFailedCall(loggedFrom:owner:)``).
+        var always = false
     }
 
     /// Whether a call was caught in the first pass of a type now in its second (see the top of this
@@ -179,9 +187,19 @@ extension TreeDecoder {
             && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
     }
 
+    /// ``isCaught(_:)`` for a value found under a spelling other than the model's: whether its
+    /// key was missing in the decode of the same type without loose matching, for a call that the
+    /// model went on after (``keepEveryFailedCall(loggedFrom:owner:)``).
+    @inline(never)
+    func isCaughtMissingKey(in object: Int, key: String, type: Any.Type) -> Bool {
+        !inFoundationPass && answersCaughtCalls
+            && takeCaughtOccurrence(of: ProbeCall(node: object, missingKey: key, type: ObjectIdentifier(type)))
+    }
+
     @inline(never)
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
         guard let known = caughtCalls[call] else { return false }
+        if known.always { return true }
         caughtCalls[call]?.seen += 1
         return known.seen < known.occurrences.count && known.occurrences[known.seen]
     }

@@ -388,7 +388,7 @@ extension TreeDecoder {
             rollbackReport(to: mark)
             // No `try?` here: an optional of `T` would have this generic function look up its
             // metadata on every call.
-            if looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) {
+            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0 {
                 do {
                     return try decodeAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
@@ -413,14 +413,19 @@ extension TreeDecoder {
     /// says, and nothing else changes; where that fails, Foundation's value stands.
     ///
     /// What the failed attempt left is taken back first: its keys read loosely, its logged calls
-    /// (kept for the pass if the type fails anyway) and its refusals. The retry budget, spent by
-    /// the caller, bounds it. `logged` is the length of the pass's call log and whether it was
-    /// logging, before the failed attempt.
+    /// (kept for the pass if the type fails anyway) and its refusals. The retry budget bounds
+    /// it: the caller asks that some is left, and this takes the work it did. `logged` is the
+    /// length of the pass's call log and whether it was logging, before the failed attempt.
     @inline(never)
     private func decodeAfterFailedLooseMatch<T: Decodable>(
         _ type: T.Type, failure: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool,
         refusalsBefore before: Int, logged: (count: Int, isLogging: Bool)
     ) throws -> T {
+        // Charged what it does: its own decodes, the types inside it that were retried already
+        // answered from what their retries kept (``LooseRetryValues``), so that a chain of them
+        // costs each level once, and a long array of them does not spend the budget of its last.
+        let work = containersMade
+        defer { retryBudget -= max(1, containersMade &- work) }
         forgetLooseReads(inside: index)
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
         // The failed attempt's calls, set aside: the pass keeps them if the type fails anyway.
@@ -451,11 +456,50 @@ extension TreeDecoder {
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
         rollbackReport(to: mark)
         do {
-            return try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
+            let value = try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
+            looseRetryValues[attempt] = LooseRetryValues(
+                foundations: (foundations, foundationsIssues),
+                forgiven: (value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index)),
+                forgivingFailed: false)
+            return value
         } catch {
+            rollbackReport(to: mark)
             report?.issues.append(contentsOf: foundationsIssues)
+            looseRetryValues[attempt] = LooseRetryValues(
+                foundations: (foundations, foundationsIssues), forgiven: nil, forgivingFailed: true)
             return foundations
         }
+    }
+
+    /// Foundation's value of a type at a node, from its decode after a failed loose match, for
+    /// the decode without loose matching of a type around it: taken once, with what it reported.
+    private func takeFoundationsValue<T>(of type: T.Type, at index: Int) -> T? {
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
+        guard let kept = looseRetryValues[attempt]?.foundations, let value = kept.value as? T else { return nil }
+        looseRetryValues[attempt]?.foundations = nil
+        report?.issues.append(contentsOf: kept.issues)
+        return value
+    }
+
+    /// The forgiving value of a type at a node, from its decode after a failed loose match, for
+    /// the forgiving decode of a type around it: taken once, with what it reported and the keys
+    /// it read loosely.
+    private func takeForgivenValue<T>(of type: T.Type, at index: Int) -> T? {
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
+        guard let kept = looseRetryValues[attempt]?.forgiven, let value = kept.value as? T else { return nil }
+        looseRetryValues[attempt]?.forgiven = nil
+        report?.issues.append(contentsOf: kept.issues)
+        for key in kept.looseReads { looselyReadKeys.insert(key) }
+        return value
+    }
+
+    /// The keys read loosely inside the value at `index`: by the value's nodes or by the keys
+    /// read, whichever are fewer.
+    private func looseReads(inside index: Int) -> [Int] {
+        guard !looselyReadKeys.isEmpty else { return [] }
+        let nodes = index..<tree.next(after: index)
+        if nodes.count < looselyReadKeys.count { return nodes.filter { looselyReadKeys.contains($0) } }
+        return looselyReadKeys.filter { nodes.contains($0) }
     }
 
     /// ``decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)`` for a
@@ -492,15 +536,21 @@ extension TreeDecoder {
     ) throws -> T {
         guard error is FailedByLooseMatch else { throw error }
         if suppressesLooseMatching {
+            if let value = takeFoundationsValue(of: T.self, at: index) { return value }
             return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
         }
-        let mark = reportMark
-        do {
-            return try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
-        } catch {
-            rollbackReport(to: mark)
-            return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
+        if let value = takeForgivenValue(of: T.self, at: index) { return value }
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
+        if looseRetryValues[attempt]?.forgivingFailed != true {
+            let mark = reportMark
+            do {
+                return try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
+            } catch {
+                rollbackReport(to: mark)
+            }
         }
+        if let value = takeFoundationsValue(of: T.self, at: index) { return value }
+        return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
     }
 
     /// A type decoded in a Foundation-like pass without loose matching: what Foundation's decoder,
@@ -603,6 +653,8 @@ extension TreeDecoder {
         let mark = reportMark
         if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
         {
+            // Decoded already after a failed loose match, inside a pass of the type around it.
+            if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index) { return value }
             // Decoded again after its first pass failed (an element of a lossy array read twice):
             // its probes are answered as that pass answered them, from the first call again.
             if hasCaughtCalls {
@@ -634,7 +686,7 @@ extension TreeDecoder {
             }
             guard refusals != before else { throw error }
             // No `try?`: an optional of `T` would have this generic function look up its metadata.
-            if looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) {
+            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0 {
                 do {
                     return try decodeAtTopAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before)

@@ -72,6 +72,7 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
         @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
         @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
+        @exclusivity(unchecked) var looseRetryValues: [FoundationAttempt: LooseRetryValues] = [:]
         @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
         @exclusivity(unchecked) var failedNodes: [UInt64] = []
         @exclusivity(unchecked) var callLog: [LoggedCall] = []
@@ -348,6 +349,30 @@ final class TreeDecoder: Decoder {
     struct FailedByLooseMatch: Error {
         /// The error the type failed the pass with.
         let failure: any Error
+    }
+
+    /// The values a type's decode after a failed loose match made
+    /// (``decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)``), each
+    /// kept for the one decode of the enclosing type that asks for it next: the enclosing type's
+    /// own decode without loose matching takes `foundations`, its forgiving decode `forgiven`.
+    /// So a chain of such types costs each level's own decodes, not its whole subtree's again at
+    /// every level above. Each is taken once, so that no instance of a class is handed out twice.
+    struct LooseRetryValues {
+        /// Foundation's value, decoded without loose matching, and what that decode reported.
+        var foundations: (value: Any, issues: [DecodingIssue])?
+        /// The forgiving decode's value, what it reported, and the keys it read loosely; `nil`
+        /// once taken, or when that decode failed (`forgivingFailed`).
+        var forgiven: (value: Any, issues: [DecodingIssue], looseReads: [Int])?
+        var forgivingFailed: Bool
+    }
+
+    /// Whether any ``LooseRetryValues`` are kept, without copying them.
+    var hasLooseRetryValues: Bool { occasionalState?.looseRetryValues.isEmpty == false }
+
+    /// The values of ``LooseRetryValues`` not yet taken, by the node and type they were decoded for.
+    var looseRetryValues: [FoundationAttempt: LooseRetryValues] {
+        get { occasionalState?.looseRetryValues ?? [:] }
+        _modify { yield &occasional.looseRetryValues }
     }
 
     /// A type decoded at a node in a Foundation-like pass.

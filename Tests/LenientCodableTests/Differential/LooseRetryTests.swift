@@ -1,0 +1,269 @@
+// LenientCodable — JSON model decoding that forgives what real servers send.
+// Licensed under the Apache License, Version 2.0.
+
+import Foundation
+import LenientCodable
+import Testing
+
+/// A type whose Foundation-like pass fails only on what loose key matching found is decoded
+/// again: its probes keep Foundation's answers, and what only loose matching found is forgiven
+/// and reported. The same model gives the same value wherever it sits, however many such types
+/// a document holds.
+struct LooseRetryTests {
+    /// Probes `v` as `Int`, then reads it as `String`; one more probe of `v` runs only when
+    /// `userName` is found, which only loose matching finds.
+    struct ExtraProbe: Codable, Equatable {
+        var v: String
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case userName, v, count }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.userName) { _ = try? container.decode(Int.self, forKey: .v) }
+            if let number = try? container.decode(Int.self, forKey: .v) {
+                v = "int \(number)"
+            } else {
+                v = "str \(try container.decode(String.self, forKey: .v))"
+            }
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(String(v.dropFirst(4)), forKey: .v)
+            try container.encodeIfPresent(count, forKey: .count)
+        }
+    }
+
+    struct Holds<Inner: Codable & Equatable>: Codable, Equatable {
+        var inner: Inner
+    }
+
+    struct Probes<Inner: Codable & Equatable>: Decodable, Equatable {
+        var inner: Inner?
+        init(from decoder: any Decoder) throws {
+            inner = try? decoder.container(keyedBy: CodingKeys.self).decode(Inner.self, forKey: .inner)
+        }
+        enum CodingKeys: String, CodingKey { case inner }
+    }
+
+    /// The value of `Inner` at the top of a decode, nested, behind a `try?` and in an array.
+    static func everyPlace<Inner: Codable & Equatable>(_ type: Inner.Type, _ json: String) throws -> [Inner?] {
+        let decoder = LenientJSONDecoder()
+        return [
+            try decoder.decode(Inner.self, from: Data(json.utf8)),
+            try decoder.decode(Holds<Inner>.self, from: Data(#"{"inner":\#(json)}"#.utf8)).inner,
+            try decoder.decode(Probes<Inner>.self, from: Data(#"{"inner":\#(json)}"#.utf8)).inner,
+            try decoder.decode([Inner].self, from: Data("[\(json)]".utf8)).first,
+        ]
+    }
+
+    /// A probe the model makes only because loose matching found a key does not use up the
+    /// answer of the model's own probe of the same value: `"5"` stays a string, as Foundation
+    /// reads it, wherever the model sits.
+    @Test func aProbeMadeOnlyUnderLooseMatchingLeavesTheModelsProbeAlone() throws {
+        let json = #"{"v":"5","user_name":1,"Count":"7"}"#
+        let foundation = try JSONDecoder().decode(ExtraProbe.self, from: Data(json.utf8))
+        #expect(foundation.v == "str 5" && foundation.count == nil)
+        for value in try Self.everyPlace(ExtraProbe.self, json) {
+            #expect(value?.v == "str 5")
+            #expect(value?.count == 7)
+        }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(ExtraProbe.self, from: Data(json.utf8))
+        #expect(report.issues.map(\.jsonPath).sorted() == ["Count", "user_name"])
+        #expect(report.issues.allSatisfy { $0.kind == .keyFallback })
+
+        let encoded = try LenientJSONEncoder().encode(value)
+        let (again, againReport) = try LenientJSONDecoder().decodeWithReport(ExtraProbe.self, from: encoded)
+        #expect(again == value)
+        #expect(againReport.issues.isEmpty)
+    }
+
+    /// Probes a key only loose matching finds, as `String` and as `Int`, beside a property that
+    /// needs forgiving under another spelling.
+    struct ProbesLooseKey: Codable, Equatable {
+        var text: String?
+        var number: Int?
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case userName, count }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            text = try? container.decode(String.self, forKey: .userName)
+            number = try? container.decode(Int.self, forKey: .userName)
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(number, forKey: .userName)
+            try container.encodeIfPresent(count, forKey: .count)
+        }
+    }
+
+    /// A probe of a value found under another spelling answers as it would had the key been
+    /// spelled as the model spells it, not forgiven: `5` is an `Int` and no `String`, and `"abc"`
+    /// no `Int` (never a made-up `0`). The answer is the same with or without a sibling that
+    /// needs forgiving, and in every place the model sits.
+    @Test(
+        arguments: [
+            (#""user_name":5"#, nil, 5),
+            (#""user_name":"abc""#, "abc", nil),
+            (#""user_name":"5""#, "5", nil),
+        ] as [(String, String?, Int?)])
+    func aProbeOfALooselyFoundValueAnswersAsIfSpelledRight(member: String, text: String?, number: Int?) throws {
+        let alone = try LenientJSONDecoder().decode(ProbesLooseKey.self, from: Data("{\(member)}".utf8))
+        #expect(alone.text == text && alone.number == number)
+        let json = "{\(member),\"Count\":\"7\"}"
+        for value in try Self.everyPlace(ProbesLooseKey.self, json) {
+            #expect(value?.text == text)
+            #expect(value?.number == number)
+            #expect(value?.count == 7)
+        }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(ProbesLooseKey.self, from: Data(json.utf8))
+        #expect(!report.issues.contains { $0.kind == .defaulted || $0.kind == .coerced })
+        // The one probe that read it says so once.
+        #expect(report.issues.filter { $0.jsonPath == "user_name" }.map(\.kind) == [.keyFallback])
+
+        let again = try LenientJSONDecoder().decode(ProbesLooseKey.self, from: LenientJSONEncoder().encode(value))
+        #expect(again.number == value.number && again.count == value.count)
+    }
+
+    /// A link of a chain: probes the next link, then `v` as `Int`, and reads `count`.
+    final class Link: Codable, Equatable {
+        var next: Link?
+        var v: String
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case next, v, count }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            next = try? container.decode(Link.self, forKey: .next)
+            if let number = try? container.decode(Int.self, forKey: .v) {
+                v = "int \(number)"
+            } else {
+                v = "str \(try container.decode(String.self, forKey: .v))"
+            }
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(next, forKey: .next)
+            try container.encode(String(v.dropFirst(4)), forKey: .v)
+            try container.encodeIfPresent(count, forKey: .count)
+        }
+
+        static func == (lhs: Link, rhs: Link) -> Bool {
+            lhs.next == rhs.next && lhs.v == rhs.v && lhs.count == rhs.count
+        }
+
+        var links: [Link] { [self] + (next?.links ?? []) }
+    }
+
+    struct Chains: Codable, Equatable {
+        var items: [Link]
+    }
+
+    /// Every link of every chain in an array keeps Foundation's branch at its probe, however
+    /// many chains come before it: the retries of one chain do not spend the others'.
+    @Test(arguments: [(10, 20), (3, 100), (200, 3)])
+    func everyChainOfAnArrayKeepsFoundationsBranch(chains: Int, depth: Int) throws {
+        var chain = #"{"v":"5","Count":"7"}"#
+        for _ in 1..<depth { chain = #"{"next":\#(chain),"v":"5","Count":"7"}"# }
+        let json = Data(#"{"items":[\#(Array(repeating: chain, count: chains).joined(separator: ","))]}"#.utf8)
+        let foundation = try JSONDecoder().decode(Chains.self, from: json)
+        #expect(foundation.items.flatMap(\.links).allSatisfy { $0.v == "str 5" && $0.count == nil })
+
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Chains.self, from: json)
+        let links = value.items.flatMap(\.links)
+        #expect(links.count == chains * depth)
+        #expect(links.allSatisfy { $0.v == "str 5" && $0.count == 7 })
+        #expect(report.issues.count == chains * depth)
+        #expect(report.issues.allSatisfy { $0.kind == .keyFallback && $0.jsonPath.hasSuffix("Count") })
+
+        let again = try LenientJSONDecoder().decodeWithReport(Chains.self, from: LenientJSONEncoder().encode(value))
+        #expect(again.value == value)
+        #expect(again.report.issues.isEmpty)
+    }
+
+    /// A chain whose links keep the members they do not read: a member read under another
+    /// spelling is not kept, at any level, and the chain encodes back to what it read.
+    struct KeepingLink: Codable, Equatable {
+        var next: [KeepingLink]?
+        var v: String
+        var count: Int?
+        var extras = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case next, v, count, extras }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            next = try? container.decode([KeepingLink].self, forKey: .next)
+            if let number = try? container.decode(Int.self, forKey: .v) {
+                v = "int \(number)"
+            } else {
+                v = "str \(try container.decode(String.self, forKey: .v))"
+            }
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+            extras = try container.decodeIfPresent(UnknownKeys.self, forKey: .extras) ?? UnknownKeys()
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(next, forKey: .next)
+            try container.encode(String(v.dropFirst(4)), forKey: .v)
+            try container.encodeIfPresent(count, forKey: .count)
+            try container.encode(extras, forKey: .extras)
+        }
+
+        var links: [KeepingLink] { [self] + (next?.first?.links ?? []) }
+    }
+
+    @Test func aChainThatKeepsUnknownKeysKeepsNoneItReadUnderAnotherSpelling() throws {
+        var json = #"{"v":"5","Count":"7","z":1}"#
+        for _ in 1..<12 { json = #"{"next":[\#(json)],"v":"5","Count":"7","z":1}"# }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(KeepingLink.self, from: Data(json.utf8))
+        let links = value.links
+        #expect(links.count == 12)
+        #expect(links.allSatisfy { $0.v == "str 5" && $0.count == 7 && $0.extras.map(\.key) == ["z"] })
+        #expect(report.issues.count == 12)
+
+        var options = LenientJSONDecoder.Options.lenient
+        options.reportsUnknownKeys = true
+        let reporting = try LenientJSONDecoder(options: options).decodeWithReport(
+            KeepingLink.self, from: Data(json.utf8))
+        #expect(!reporting.report.issues.contains { $0.kind == .unknownKey })
+
+        let again = try LenientJSONDecoder().decode(KeepingLink.self, from: LenientJSONEncoder().encode(value))
+        #expect(again == value)
+    }
+
+    /// Reads `meta` through a nested container when it is present, which a string under
+    /// another spelling cannot give.
+    struct NestedWhenPresent: Codable, Equatable {
+        var meta: String?
+        enum CodingKeys: String, CodingKey { case meta }
+        enum MetaKeys: String, CodingKey { case v }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.meta) {
+                meta = try container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta).decode(
+                    String.self, forKey: .v)
+            }
+        }
+    }
+
+    /// Where the decode with what loose matching found fails, Foundation's value stands, and
+    /// the report holds nothing of the failed attempt, nested as at the top.
+    @Test func aLooseMatchThatCannotBeUsedLeavesNothingInTheReport() throws {
+        let json = #"{"Meta":"str"}"#
+        let top = try LenientJSONDecoder().decodeWithReport(NestedWhenPresent.self, from: Data(json.utf8))
+        #expect(top.value.meta == nil && top.report.issues.isEmpty)
+        let nested = try LenientJSONDecoder().decodeWithReport(
+            Holds<NestedWhenPresent>.self, from: Data(#"{"inner":\#(json)}"#.utf8))
+        #expect(nested.value.inner.meta == nil)
+        #expect(nested.report.issues.isEmpty)
+        for value in try Self.everyPlace(NestedWhenPresent.self, json) { #expect(value?.meta == nil) }
+    }
+}
