@@ -316,7 +316,9 @@ extension TreeDecoder.KeyedContainer {
             if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(keyIndex) }
             return value
         }
-        return UnknownKeys(JSONObject(uniqueMembers: members))
+        var kept = UnknownKeys(JSONObject(uniqueMembers: members))
+        kept.keptWithoutLooseMatching = decoder.suppressesLooseMatching
+        return kept
     }
 
     /// The members of the object at `objectIndex` that a bag keeps: for each key, its first

@@ -132,7 +132,7 @@ final class EncodingTree {
     /// Exempt from the dynamic exclusivity check that every value's encode would pay: it is only
     /// changed by single `append`, `removeLast` and `removeAll(where:)` calls, whose code (a
     /// comparison of node indices) calls nothing else, so accesses cannot overlap.
-    @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject)] = []
+    @exclusivity(unchecked) var pendingUnknownKeys: [(node: Int32, members: JSONObject, readLoosely: Bool)] = []
     /// The `nil` optionals left out of the objects being written, with their object, in the
     /// order they were left out, until the value they belong to is finished: where the decoder
     /// would find one under another spelling once kept members are written, its key is written

@@ -213,7 +213,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     private func noteUnknownKeys(_ kept: KeptMembers, forKey key: Key) {
         encoder.metUnknownKeys = true
         if case .ignored? = plan?.entry(for: key.stringValue) { return }
-        encoder.tree.pendingUnknownKeys.append((node, kept.keys.members))
+        encoder.tree.pendingUnknownKeys.append((node, kept.keys.members, !kept.keys.keptWithoutLooseMatching))
         if !encoder.tree.superObjects.isEmpty { encoder.tree.objectsWithBags.insert(node) }
     }
 

@@ -63,7 +63,9 @@ extension TreeEncoder {
                     try insert(value, into: member, key: AnyCodingKey(key))
                 }
             }
-            if tree.absentMembers.count > absentMark { tree.writeNullsForAbsentMembers(of: node, from: absentMark) }
+            if tree.absentMembers.count > absentMark {
+                tree.writeNullsForAbsentMembers(of: node, from: absentMark, looseMatching: last.readLoosely)
+            }
         }
     }
 
@@ -224,8 +226,11 @@ extension EncodingTree {
     /// that member in its place when the JSON is decoded again, and turn `nil` into its value.
     /// Written `null` under its own key, the property reads `null` as it did the first time, and
     /// the kept member stays kept. Where the key is a path through an array that is not there,
-    /// or no candidate could be written, nothing is.
-    func writeNullsForAbsentMembers(of object: Int32, from mark: Int) {
+    /// or no candidate could be written, nothing is. Without `looseMatching` (members kept by a
+    /// decode that matched no key loosely, where the type failed on what loose matching found),
+    /// only exact spellings count: decoded again, the type fails on the other spellings as it did
+    /// and keeps them, and a `null` it never wrote could fail it where it read nothing.
+    func writeNullsForAbsentMembers(of object: Int32, from mark: Int, looseMatching: Bool) {
         // The first letters of the members, as loose matching folds them: a property none of
         // whose keys begins with one of them is found under no other spelling, the usual case.
         var letters: UInt64?
@@ -245,8 +250,10 @@ extension EncodingTree {
             let exact = candidates.map { node(at: $0, in: object, loosely: false) }
             guard exact.first.map({ $0 == nil }) ?? false,
                 !exact.contains(where: { $0.map { nodes[Int($0)].kind != .null } ?? false }),
-                exact.contains(where: { $0 != nil }) || candidates.contains(where: looselyFound)
-                    || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })
+                exact.contains(where: { $0 != nil })
+                    || (looseMatching
+                        && (candidates.contains(where: looselyFound)
+                            || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })))
             else { continue }
             for path in candidates where writeNull(at: path, in: object) { break }
         }

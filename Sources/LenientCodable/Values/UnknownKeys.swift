@@ -63,6 +63,13 @@ public struct UnknownKeys: Sendable, Hashable {
     /// The members, in order.
     public var members: JSONObject
 
+    /// Whether the members were kept by a decode that matched no key loosely: the type's decode
+    /// with loose matching failed, and its value is the one Foundation's decoder gives. Written
+    /// back, a member under another spelling of a `nil` property's key then needs no `null` under
+    /// the property's own key to keep it from being read in its place: decoded again, the type
+    /// fails on it as it did, and keeps it. Not part of the value (``==(_:_:)``).
+    var keptWithoutLooseMatching = false
+
     /// No members.
     public init() { members = JSONObject() }
 
@@ -95,6 +102,19 @@ public struct UnknownKeys: Sendable, Hashable {
 
     /// The keys, in order.
     public var keys: [String] { members.keys }
+
+    /// Whether two bags hold the same members in the same order.
+    ///
+    /// - Parameters:
+    ///   - lhs: A bag.
+    ///   - rhs: Another bag.
+    /// - Returns: `true` when their members are equal.
+    public static func == (lhs: UnknownKeys, rhs: UnknownKeys) -> Bool { lhs.members == rhs.members }
+
+    /// Hashes the members.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 }
 
 extension UnknownKeys: Sequence {

@@ -266,4 +266,40 @@ struct LooseRetryTests {
         #expect(nested.report.issues.isEmpty)
         for value in try Self.everyPlace(NestedWhenPresent.self, json) { #expect(value?.meta == nil) }
     }
+
+    /// `NestedWhenPresent` with a bag for the members it does not read.
+    struct KeepsWhatItCannotRead: Codable, Equatable {
+        var meta: String?
+        var extras = UnknownKeys()
+        enum CodingKeys: String, CodingKey { case meta, extras }
+        enum MetaKeys: String, CodingKey { case v }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.meta) {
+                meta = try container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta).decode(
+                    String.self, forKey: .v)
+            }
+            extras = try container.decodeIfPresent(UnknownKeys.self, forKey: .extras) ?? UnknownKeys()
+        }
+    }
+
+    /// A member under another spelling that the type could not read is kept, and written back
+    /// as it came, without a `null` under the property's own key that the type would fail on:
+    /// decoded again, the value is the same, at the top as nested.
+    @Test func aKeptMemberTheTypeCouldNotReadRoundTrips() throws {
+        let json = #"{"Meta":"str","z":1}"#
+        let value = try LenientJSONDecoder().decode(KeepsWhatItCannotRead.self, from: Data(json.utf8))
+        #expect(value.meta == nil && value.extras.keys == ["Meta", "z"])
+        let encoded = try LenientJSONEncoder().encode(value)
+        #expect(try JSONSerialization.jsonObject(with: encoded) as? NSDictionary == ["Meta": "str", "z": 1])
+        #expect(try LenientJSONDecoder().decode(KeepsWhatItCannotRead.self, from: encoded) == value)
+
+        let nested = try LenientJSONDecoder().decode(
+            Holds<KeepsWhatItCannotRead>.self, from: Data(#"{"inner":\#(json)}"#.utf8))
+        #expect(nested.inner == value)
+        let again = try LenientJSONDecoder().decode(
+            Holds<KeepsWhatItCannotRead>.self, from: LenientJSONEncoder().encode(nested))
+        #expect(again == nested)
+    }
 }
