@@ -56,6 +56,10 @@ final class KeyedContainerState {
     /// same however many members came before. Made by the first such search only.
     @exclusivity(unchecked) var exactKeyIndex: MemberIndex?
     @exclusivity(unchecked) var snakeCaseKeyIndex: MemberIndex?
+    /// The object's keys beyond ASCII or escaped, each as Swift's `String` compares it, to the
+    /// first member that has it (``JSONTree/findMember(in:key:cursor:)``). Made by the first
+    /// lookup of such a key only.
+    @exclusivity(unchecked) var canonicalKeys: [String: Int]?
 
     init(
         decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan?,
@@ -98,6 +102,7 @@ final class KeyedContainerState {
         if looseKeys != nil { looseKeys = nil }
         if exactKeyIndex != nil { exactKeyIndex = nil }
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
+        if canonicalKeys != nil { canonicalKeys = nil }
     }
 
     /// The next of the decoder's spare states, while this one is a spare; `nil` otherwise.

@@ -542,6 +542,7 @@ struct JSONParser {
                 flags |= JSONNode.hasEscapes
                 index = try validateEscape(at: index)
             } else if current >= 0x80 {
+                flags |= JSONNode.beyondASCII
                 index = try skipNonASCII(from: index)
             } else {
                 throw controlCharacterInString(at: index)
@@ -761,6 +762,7 @@ struct JSONParser {
                 index = try validateEscape(at: index)
                 flags |= JSONNode.hasEscapes
             } else if current >= 0x80 {
+                flags |= JSONNode.beyondASCII
                 index = try validateUTF8Sequence(at: index)
             } else if JSONParser.isIdentifierStart(current) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(current)
             {

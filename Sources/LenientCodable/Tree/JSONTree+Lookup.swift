@@ -29,8 +29,40 @@ extension JSONTree {
     /// the decode call too (``NodeStorage/keepInput()``).
     @inline(__always)
     func findMember(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
-        if let found = findMemberByBytes(in: objectIndex, key: key, cursor: cursor) { return found }
+        if let found = findMemberByBytes(in: objectIndex, key: key, cursor: cursor) {
+            // A key beyond ASCII (written so, or escaped) may come before in another spelling
+            // that Swift's `String`, and so Foundation's decoder, takes for the same key: the
+            // first of them wins.
+            if nodes[found &- 1].has(JSONNode.beyondASCII | JSONNode.hasEscapes) {
+                return firstCanonicalMember(in: objectIndex, key: key, found: found, cursor: cursor)
+            }
+            return found
+        }
         return findMemberCanonically(in: objectIndex, key: key)
+    }
+
+    /// The first member canonically equal to a key beyond ASCII found by its bytes at `found`,
+    /// from the container's index of the object's keys beyond ASCII, built by the first such
+    /// lookup: one scan of the object, however many of its keys are read. `key` is read during
+    /// the call only, held by the caller.
+    @inline(never)
+    private func firstCanonicalMember(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, found: Int, cursor: KeyedContainerState
+    ) -> Int {
+        if cursor.canonicalKeys == nil {
+            var firstOfEach: [String: Int] = [:]
+            let end = nodes[objectIndex].containerEnd
+            var keyIndex = objectIndex + 1
+            while keyIndex < end {
+                if nodes[keyIndex].has(JSONNode.beyondASCII | JSONNode.hasEscapes) {
+                    let name = string(at: keyIndex)
+                    if firstOfEach[name] == nil { firstOfEach[name] = keyIndex + 1 }
+                }
+                keyIndex = next(after: keyIndex + 1)
+            }
+            cursor.canonicalKeys = firstOfEach
+        }
+        return cursor.canonicalKeys?[String(decoding: key, as: UTF8.self)] ?? found
     }
 
     /// ``findMember(in:key:cursor:)`` for a key spelled with the same bytes. `key` is read during

@@ -14,7 +14,7 @@
  Each node is 8 bytes, two 32-bit words:
 
      header    bits 0–2    kind: null, true, false, number, string, invalid, array, object
-               bits 3–5    flags: string: hasEscapes, json5 (single-quoted or unquoted);
+               bits 3–5    flags: string: hasEscapes, beyondASCII, json5 (single-quoted or unquoted);
                            number: isInteger, json5; invalid: wasString
                bits 6–15   depth: how many containers enclose the value (0 for the top level;
                            at most 512, the nesting limit)
@@ -63,6 +63,10 @@ struct JSONNode {
 
     /// String: the text holds a backslash escape and must be unescaped.
     static let hasEscapes: UInt8 = 1
+    /// String: the text holds bytes beyond ASCII (set by the parser, which validates them), so
+    /// that another spelling may be the same key to Swift's `String` (Unicode canonical
+    /// equivalence: `"cafe\u{301}"` and `"café"`).
+    static let beyondASCII: UInt8 = 2
     /// Number: the text has no fraction and no exponent (`-12`, not `1.0` or `1e2`).
     static let isInteger: UInt8 = 2
     /// Invalid: the text was a string's (between quotes), not a number's.
