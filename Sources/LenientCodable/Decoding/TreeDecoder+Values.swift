@@ -438,6 +438,7 @@ extension TreeDecoder {
         // Every call of the retry is logged: each one that failed there, the model went on after.
         logsCalls = true
         let foundations: T
+        let countsBefore = (keysFound, missingValuesDefaulted)
         do {
             foundations = try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
@@ -454,19 +455,24 @@ extension TreeDecoder {
         // Foundation decodes it: remembered, and decoded again with what loose matching finds.
         rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
+        let foundationsCounts = (keysFound &- countsBefore.0, missingValuesDefaulted &- countsBefore.1)
         rollbackReport(to: mark)
+        let forgivingCountsBefore = (keysFound, missingValuesDefaulted)
         do {
             let value = try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
             looseRetryValues[attempt] = LooseRetryValues(
-                foundations: (foundations, foundationsIssues),
-                forgiven: (value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index)),
+                foundations: (foundations, foundationsIssues, foundationsCounts),
+                forgiven: (
+                    value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index),
+                    (keysFound &- forgivingCountsBefore.0, missingValuesDefaulted &- forgivingCountsBefore.1)
+                ),
                 forgivingFailed: false)
             return value
         } catch {
             rollbackReport(to: mark)
             report?.issues.append(contentsOf: foundationsIssues)
             looseRetryValues[attempt] = LooseRetryValues(
-                foundations: (foundations, foundationsIssues), forgiven: nil, forgivingFailed: true)
+                foundations: (foundations, foundationsIssues, foundationsCounts), forgiven: nil, forgivingFailed: true)
             return foundations
         }
     }
@@ -478,6 +484,8 @@ extension TreeDecoder {
         guard let kept = looseRetryValues[attempt]?.foundations, let value = kept.value as? T else { return nil }
         looseRetryValues[attempt]?.foundations = nil
         report?.issues.append(contentsOf: kept.issues)
+        keysFound &+= kept.counts.keysFound
+        missingValuesDefaulted &+= kept.counts.defaulted
         return value
     }
 
@@ -490,6 +498,8 @@ extension TreeDecoder {
         looseRetryValues[attempt]?.forgiven = nil
         report?.issues.append(contentsOf: kept.issues)
         for key in kept.looseReads { looselyReadKeys.insert(key) }
+        keysFound &+= kept.counts.keysFound
+        missingValuesDefaulted &+= kept.counts.defaulted
         return value
     }
 

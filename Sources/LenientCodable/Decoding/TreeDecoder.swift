@@ -358,11 +358,14 @@ final class TreeDecoder: Decoder {
     /// So a chain of such types costs each level's own decodes, not its whole subtree's again at
     /// every level above. Each is taken once, so that no instance of a class is handed out twice.
     struct LooseRetryValues {
-        /// Foundation's value, decoded without loose matching, and what that decode reported.
-        var foundations: (value: Any, issues: [DecodingIssue])?
-        /// The forgiving decode's value, what it reported, and the keys it read loosely; `nil`
-        /// once taken, or when that decode failed (`forgivingFailed`).
-        var forgiven: (value: Any, issues: [DecodingIssue], looseReads: [Int])?
+        /// What a decode found and defaulted (``keysFound``, ``missingValuesDefaulted``), which
+        /// the element of a collection that takes a kept value counts as it would its own decode's.
+        typealias Counts = (keysFound: Int, defaulted: Int)
+        /// Foundation's value, decoded without loose matching, what that decode reported, and its counts.
+        var foundations: (value: Any, issues: [DecodingIssue], counts: Counts)?
+        /// The forgiving decode's value, what it reported, the keys it read loosely, and its
+        /// counts; `nil` once taken, or when that decode failed (`forgivingFailed`).
+        var forgiven: (value: Any, issues: [DecodingIssue], looseReads: [Int], counts: Counts)?
         var forgivingFailed: Bool
     }
 
