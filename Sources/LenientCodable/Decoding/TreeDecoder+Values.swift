@@ -458,30 +458,42 @@ extension TreeDecoder {
         let foundationsCounts = (keysFound &- countsBefore.0, missingValuesDefaulted &- countsBefore.1)
         rollbackReport(to: mark)
         let forgivingCountsBefore = (keysFound, missingValuesDefaulted)
+        // An instance of a class is never handed out twice: two properties would share it, and
+        // a type around it that changes it would change it again in its own retry.
+        let keeps = !(T.self is AnyObject.Type)
         do {
             let value = try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
-            looseRetryValues[attempt] = LooseRetryValues(
-                foundations: (foundations, foundationsIssues, foundationsCounts),
-                forgiven: (
-                    value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index),
-                    (keysFound &- forgivingCountsBefore.0, missingValuesDefaulted &- forgivingCountsBefore.1)
-                ),
-                forgivingFailed: false)
+            if keeps {
+                looseRetryValues[attempt] = LooseRetryValues(
+                    step: LooseRetryValues.step(of: path),
+                    foundations: (foundations, foundationsIssues, foundationsCounts),
+                    forgiven: (
+                        value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index),
+                        (keysFound &- forgivingCountsBefore.0, missingValuesDefaulted &- forgivingCountsBefore.1)
+                    ),
+                    forgivingFailed: false)
+            }
             return value
         } catch {
             rollbackReport(to: mark)
             report?.issues.append(contentsOf: foundationsIssues)
-            looseRetryValues[attempt] = LooseRetryValues(
-                foundations: (foundations, foundationsIssues, foundationsCounts), forgiven: nil, forgivingFailed: true)
+            if keeps {
+                looseRetryValues[attempt] = LooseRetryValues(
+                    step: LooseRetryValues.step(of: path),
+                    foundations: (foundations, foundationsIssues, foundationsCounts), forgiven: nil,
+                    forgivingFailed: true)
+            }
             return foundations
         }
     }
 
     /// Foundation's value of a type at a node, from its decode after a failed loose match, for
     /// the decode without loose matching of a type around it: taken once, with what it reported.
-    private func takeFoundationsValue<T>(of type: T.Type, at index: Int) -> T? {
+    private func takeFoundationsValue<T>(of type: T.Type, at index: Int, path: CodingPathNode) -> T? {
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
-        guard let kept = looseRetryValues[attempt]?.foundations, let value = kept.value as? T else { return nil }
+        guard let values = looseRetryValues[attempt], values.step == LooseRetryValues.step(of: path),
+            let kept = values.foundations, let value = kept.value as? T
+        else { return nil }
         looseRetryValues[attempt]?.foundations = nil
         report?.issues.append(contentsOf: kept.issues)
         keysFound &+= kept.counts.keysFound
@@ -492,9 +504,11 @@ extension TreeDecoder {
     /// The forgiving value of a type at a node, from its decode after a failed loose match, for
     /// the forgiving decode of a type around it: taken once, with what it reported and the keys
     /// it read loosely.
-    private func takeForgivenValue<T>(of type: T.Type, at index: Int) -> T? {
+    private func takeForgivenValue<T>(of type: T.Type, at index: Int, path: CodingPathNode) -> T? {
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
-        guard let kept = looseRetryValues[attempt]?.forgiven, let value = kept.value as? T else { return nil }
+        guard let values = looseRetryValues[attempt], values.step == LooseRetryValues.step(of: path),
+            let kept = values.forgiven, let value = kept.value as? T
+        else { return nil }
         looseRetryValues[attempt]?.forgiven = nil
         report?.issues.append(contentsOf: kept.issues)
         for key in kept.looseReads { looselyReadKeys.insert(key) }
@@ -546,10 +560,10 @@ extension TreeDecoder {
     ) throws -> T {
         guard error is FailedByLooseMatch else { throw error }
         if suppressesLooseMatching {
-            if let value = takeFoundationsValue(of: T.self, at: index) { return value }
+            if let value = takeFoundationsValue(of: T.self, at: index, path: path) { return value }
             return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
         }
-        if let value = takeForgivenValue(of: T.self, at: index) { return value }
+        if let value = takeForgivenValue(of: T.self, at: index, path: path) { return value }
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
         if looseRetryValues[attempt]?.forgivingFailed != true {
             let mark = reportMark
@@ -559,7 +573,7 @@ extension TreeDecoder {
                 rollbackReport(to: mark)
             }
         }
-        if let value = takeFoundationsValue(of: T.self, at: index) { return value }
+        if let value = takeFoundationsValue(of: T.self, at: index, path: path) { return value }
         return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
     }
 
@@ -664,7 +678,7 @@ extension TreeDecoder {
         if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
         {
             // Decoded already after a failed loose match, inside a pass of the type around it.
-            if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index) { return value }
+            if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index, path: path) { return value }
             // Decoded again after its first pass failed (an element of a lossy array read twice):
             // its probes are answered as that pass answered them, from the first call again.
             if hasCaughtCalls {

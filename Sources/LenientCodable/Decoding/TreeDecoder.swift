@@ -358,6 +358,10 @@ final class TreeDecoder: Decoder {
     /// So a chain of such types costs each level's own decodes, not its whole subtree's again at
     /// every level above. Each is taken once, so that no instance of a class is handed out twice.
     struct LooseRetryValues {
+        /// The last step of the coding path the values were decoded at: a type that reads its
+        /// coding path (for an id, a log) gets values made at its own key only, not at another
+        /// key mapped to the same member.
+        let step: String
         /// What a decode found and defaulted (``keysFound``, ``missingValuesDefaulted``), which
         /// the element of a collection that takes a kept value counts as it would its own decode's.
         typealias Counts = (keysFound: Int, defaulted: Int)
@@ -367,6 +371,15 @@ final class TreeDecoder: Decoder {
         /// counts; `nil` once taken, or when that decode failed (`forgivingFailed`).
         var forgiven: (value: Any, issues: [DecodingIssue], looseReads: [Int], counts: Counts)?
         var forgivingFailed: Bool
+
+        /// The last step of a coding path, as ``step`` keeps it.
+        static func step(of path: CodingPathNode) -> String {
+            switch path {
+            case .root: ""
+            case .key(let key, _): "." + key.stringValue
+            case .index(let index, _): "[\(index)]"
+            }
+        }
     }
 
     /// Whether any ``LooseRetryValues`` are kept, without copying them.

@@ -193,7 +193,7 @@ struct ForgivingPassDifferentialTests {
 
     /// Every level of a chain holds a value under another spelling that no level can read: the
     /// probe around it takes Foundation's branch, each level's value reported once.
-    @Test(arguments: [3, 10, 40, 200])
+    @Test(arguments: [3, 10])
     func aChainOfLooseMatchesLeavesTheProbesBranchAlone(depth: Int) throws {
         var json = #"{"user_name":"abc"}"#
         for _ in 1..<depth { json = #"{"next":\#(json),"user_name":"abc"}"# }

@@ -130,15 +130,18 @@ struct LooseRetryTests {
     }
 
     /// A link of a chain: probes the next link, then `v` as `Int`, and reads `count`.
-    final class Link: Codable, Equatable {
-        var next: Link?
+    struct Link: Codable, Equatable {
+        /// The next link, if any (in an array: a struct cannot hold itself).
+        private var following: [Link]
         var v: String
         var count: Int?
         enum CodingKeys: String, CodingKey { case next, v, count }
 
+        var next: Link? { following.first }
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            next = try? container.decode(Link.self, forKey: .next)
+            following = (try? container.decode(Link.self, forKey: .next)).map { [$0] } ?? []
             if let number = try? container.decode(Int.self, forKey: .v) {
                 v = "int \(number)"
             } else {
@@ -152,10 +155,6 @@ struct LooseRetryTests {
             try container.encodeIfPresent(next, forKey: .next)
             try container.encode(String(v.dropFirst(4)), forKey: .v)
             try container.encodeIfPresent(count, forKey: .count)
-        }
-
-        static func == (lhs: Link, rhs: Link) -> Bool {
-            lhs.next == rhs.next && lhs.v == rhs.v && lhs.count == rhs.count
         }
 
         var links: [Link] { [self] + (next?.links ?? []) }
@@ -185,6 +184,121 @@ struct LooseRetryTests {
         let again = try LenientJSONDecoder().decodeWithReport(Chains.self, from: LenientJSONEncoder().encode(value))
         #expect(again.value == value)
         #expect(again.report.issues.isEmpty)
+    }
+
+    /// `Link` as a class.
+    final class ClassLink: Decodable {
+        var next: ClassLink?
+        var v: String
+        var count: Int?
+        /// The links that decoded this one as their next.
+        var parents: [String] = []
+        enum CodingKeys: String, CodingKey { case next, v, count }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            next = try? container.decode(ClassLink.self, forKey: .next)
+            next?.parents.append("link")
+            if let number = try? container.decode(Int.self, forKey: .v) {
+                v = "int \(number)"
+            } else {
+                v = "str \(try container.decode(String.self, forKey: .v))"
+            }
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        var links: [ClassLink] { [self] + (next?.links ?? []) }
+    }
+
+    struct ClassChains: Decodable {
+        var items: [ClassLink]
+    }
+
+    /// Chains of class instances keep Foundation's branch too, and each instance is made for
+    /// its own value: a link that changes its next link (`next?.parents.append(…)`) changes it
+    /// once, as under Foundation, though the retry of a link decodes the next link again.
+    @Test func chainsOfClassInstancesKeepFoundationsBranchAndEachInstanceItsOwn() throws {
+        var chain = #"{"v":"5","Count":"7"}"#
+        for _ in 1..<12 { chain = #"{"next":\#(chain),"v":"5","Count":"7"}"# }
+        let json = Data(#"{"items":[\#(Array(repeating: chain, count: 3).joined(separator: ","))]}"#.utf8)
+        let foundation = try JSONDecoder().decode(ClassChains.self, from: json)
+        #expect(foundation.items.flatMap(\.links).allSatisfy { $0.v == "str 5" && $0.parents.count <= 1 })
+
+        let value = try LenientJSONDecoder().decode(ClassChains.self, from: json)
+        let links = value.items.flatMap(\.links)
+        #expect(links.count == 36)
+        #expect(links.allSatisfy { $0.v == "str 5" && $0.count == 7 })
+        #expect(links.map(\.parents) == foundation.items.flatMap(\.links).map(\.parents))
+    }
+
+    final class Counted: Decodable {
+        var count: Int?
+        var tag = 0
+        enum CodingKeys: String, CodingKey { case count }
+    }
+
+    struct ReadsTwice: Decodable {
+        var first: Counted
+        var second: Counted
+        enum CodingKeys: String, CodingKey { case x }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            first = try container.decode(Counted.self, forKey: .x)
+            second = try container.decode(Counted.self, forKey: .x)
+            second.tag = 1
+        }
+    }
+
+    /// A model that decodes one value twice as a class gets two instances, as under Foundation,
+    /// also where the class needed a retry for what loose matching found.
+    @Test func aClassDecodedTwiceFromOneValueIsTwoInstances() throws {
+        let json = Data(#"{"x":{"Count":"7"}}"#.utf8)
+        let foundation = try JSONDecoder().decode(ReadsTwice.self, from: json)
+        #expect(foundation.first !== foundation.second && foundation.first.tag == 0)
+        for value in [
+            try LenientJSONDecoder().decode(ReadsTwice.self, from: json),
+            try LenientJSONDecoder().decode(HoldsReadsTwice.self, from: Data(#"{"inner":{"x":{"Count":"7"}}}"#.utf8))
+                .inner,
+        ] {
+            #expect(value.first !== value.second)
+            #expect(value.first.tag == 0 && value.second.tag == 1)
+            #expect(value.first.count == 7 && value.second.count == 7)
+        }
+    }
+
+    struct HoldsReadsTwice: Decodable {
+        var inner: ReadsTwice
+    }
+
+    /// Keeps the coding path it was decoded at.
+    struct KnowsItsPath: Decodable {
+        var path: String
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case count }
+
+        init(from decoder: any Decoder) throws {
+            path = decoder.codingPath.map(\.stringValue).joined(separator: ".")
+            count = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .count)
+        }
+    }
+
+    /// Two properties read from one member.
+    struct TwoNamesForOneMember: Decodable, KeyMapping {
+        var a: KnowsItsPath
+        var b: KnowsItsPath
+        static let keyMapping: [String: KeySource] = ["a": "x", "b": "x"]
+    }
+
+    /// A type retried for what loose matching found is decoded for each property that reads
+    /// it: each gets the value made at its own coding path. The member is one value forgiven,
+    /// reported once.
+    @Test func eachPropertyOfOneMemberGetsTheValueMadeAtItsOwnPath() throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            TwoNamesForOneMember.self, from: Data(#"{"x":{"Count":"7"}}"#.utf8))
+        #expect(value.a.path == "a" && value.b.path == "b")
+        #expect(value.a.count == 7 && value.b.count == 7)
+        #expect(report.issues.map(\.jsonPath) == ["x.Count"])
     }
 
     /// A chain whose links keep the members they do not read: a member read under another
