@@ -388,7 +388,7 @@ extension TreeDecoder {
             rollbackReport(to: mark)
             // No `try?` here: an optional of `T` would have this generic function look up its
             // metadata on every call.
-            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0 {
+            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
                 do {
                     return try decodeAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
@@ -424,9 +424,16 @@ extension TreeDecoder {
         // Charged what it does: its own decodes, the types inside it that were retried already
         // answered from what their retries kept (``LooseRetryValues``), so that a chain of them
         // costs each level once, and a long array of them does not spend the budget of its last.
+        // The bookkeeping of keys read loosely inside it has a budget of its own.
         let work = containersMade
-        defer { retryBudget -= max(1, containersMade &- work) }
-        forgetLooseReads(inside: index)
+        var bookkeeping = forgetLooseReads(inside: index)
+        // A class's values are not kept (below), so the types around it decode its whole value
+        // again: it is charged its size, as every retry was before values were kept.
+        let keeps = !(T.self is AnyObject.Type)
+        defer {
+            retryBudget -= max(1, keeps ? containersMade &- work : tree.next(after: index) &- index)
+            looseBookkeepingBudget -= bookkeeping
+        }
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
         // The failed attempt's calls, set aside: the pass keeps them if the type fails anyway.
         let failedAttempt = (
@@ -460,7 +467,6 @@ extension TreeDecoder {
         let forgivingCountsBefore = (keysFound, missingValuesDefaulted)
         // An instance of a class is never handed out twice: two properties would share it, and
         // a type around it that changes it would change it again in its own retry.
-        let keeps = !(T.self is AnyObject.Type)
         do {
             let value = try decodeForgivingInPass(type, at: index, path: path, isCurrent: isCurrent)
             if keeps {
@@ -468,7 +474,8 @@ extension TreeDecoder {
                     step: LooseRetryValues.step(of: path),
                     foundations: (foundations, foundationsIssues, foundationsCounts),
                     forgiven: (
-                        value, report.map { Array($0.issues[mark...]) } ?? [], looseReads(inside: index),
+                        value, report.map { Array($0.issues[mark...]) } ?? [],
+                        looseReads(inside: index, cost: &bookkeeping),
                         (keysFound &- forgivingCountsBefore.0, missingValuesDefaulted &- forgivingCountsBefore.1)
                     ),
                     forgivingFailed: false)
@@ -512,6 +519,7 @@ extension TreeDecoder {
         looseRetryValues[attempt]?.forgiven = nil
         report?.issues.append(contentsOf: kept.issues)
         for key in kept.looseReads { looselyReadKeys.insert(key) }
+        looseBookkeepingBudget -= kept.looseReads.count
         keysFound &+= kept.counts.keysFound
         missingValuesDefaulted &+= kept.counts.defaulted
         return value
@@ -519,9 +527,11 @@ extension TreeDecoder {
 
     /// The keys read loosely inside the value at `index`: by the value's nodes or by the keys
     /// read, whichever are fewer.
-    private func looseReads(inside index: Int) -> [Int] {
+    /// Adds what it looked at to `cost`.
+    private func looseReads(inside index: Int, cost: inout Int) -> [Int] {
         guard !looselyReadKeys.isEmpty else { return [] }
         let nodes = index..<tree.next(after: index)
+        cost &+= min(nodes.count, looselyReadKeys.count)
         if nodes.count < looselyReadKeys.count { return nodes.filter { looselyReadKeys.contains($0) } }
         return looselyReadKeys.filter { nodes.contains($0) }
     }
@@ -624,14 +634,18 @@ extension TreeDecoder {
 
     /// Forgets the keys read loosely inside the value at `index`, for a decode of it that
     /// starts over: by the value's nodes or by the keys read, whichever are fewer.
-    private func forgetLooseReads(inside index: Int) {
-        guard !looselyReadKeys.isEmpty else { return }
+    /// Returns what it looked at, which the retry budget is charged.
+    @discardableResult
+    private func forgetLooseReads(inside index: Int) -> Int {
+        guard !looselyReadKeys.isEmpty else { return 0 }
         let nodes = index..<tree.next(after: index)
+        let cost = min(nodes.count, looselyReadKeys.count)
         if nodes.count < looselyReadKeys.count {
             for node in nodes { looselyReadKeys.remove(node) }
         } else {
             looselyReadKeys = looselyReadKeys.filter { !nodes.contains($0) }
         }
+        return cost
     }
 
     /// The two passes of ``decodeWithInit(_:at:path:isCurrent:)`` in `.lenient`, in a function of
@@ -710,7 +724,7 @@ extension TreeDecoder {
             }
             guard refusals != before else { throw error }
             // No `try?`: an optional of `T` would have this generic function look up its metadata.
-            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0 {
+            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
                 do {
                     return try decodeAtTopAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before)

@@ -438,6 +438,7 @@ final class TreeDecoder: Decoder {
         inFoundationPass = parent.inFoundationPass
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
+        looseBookkeepingBudget = min(looseBookkeepingBudget, parent.looseBookkeepingBudget)
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)
         stackGuard = parent.stackGuard
         suppressesLooseMatching = parent.suppressesLooseMatching
@@ -482,6 +483,13 @@ final class TreeDecoder: Decoder {
     /// in a string adds its own tree's allowance (it is part of the input); JSON that hooks and
     /// transforms return adds none.
     @exclusivity(unchecked) var retryBudget: Int
+
+    /// What the retries after a failed loose match may still spend on the keys read loosely
+    /// inside the values they decode again (forgetting, listing and restoring them by node
+    /// range): thirty-two times the tree's nodes, and a mebibyte more. A deep chain of such
+    /// types over a large value read loosely would otherwise do it again at every level, a cost
+    /// of depth times size; once spent, such types fail their passes as they did.
+    @exclusivity(unchecked) var looseBookkeepingBudget: Int
 
     /// The keys found by loose matching so far (``KeyedContainer``'s last resort), and whether a
     /// type that failed after one is being decoded again without it
@@ -615,6 +623,7 @@ final class TreeDecoder: Decoder {
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
+        looseBookkeepingBudget = 32 &* tree.nodes.count &+ (1 << 20)
         rewriteBudget = TreeDecoder.rewriteAllowance(for: tree)
         self.depthBase = depthBase
         self.owner = owner
