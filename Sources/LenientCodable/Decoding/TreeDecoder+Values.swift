@@ -526,8 +526,7 @@ extension TreeDecoder {
     }
 
     /// The keys read loosely inside the value at `index`: by the value's nodes or by the keys
-    /// read, whichever are fewer.
-    /// Adds what it looked at to `cost`.
+    /// read, whichever are fewer; what it looked at is added to `cost`.
     private func looseReads(inside index: Int, cost: inout Int) -> [Int] {
         guard !looselyReadKeys.isEmpty else { return [] }
         let nodes = index..<tree.next(after: index)
@@ -633,8 +632,8 @@ extension TreeDecoder {
     }
 
     /// Forgets the keys read loosely inside the value at `index`, for a decode of it that
-    /// starts over: by the value's nodes or by the keys read, whichever are fewer.
-    /// Returns what it looked at, which the retry budget is charged.
+    /// starts over: by the value's nodes or by the keys read, whichever are fewer. Returns what
+    /// it looked at, for ``TreeDecoder/looseBookkeepingBudget``.
     @discardableResult
     private func forgetLooseReads(inside index: Int) -> Int {
         guard !looselyReadKeys.isEmpty else { return 0 }
