@@ -427,11 +427,11 @@ extension TreeDecoder {
         // The bookkeeping of keys read loosely inside it has a budget of its own.
         let work = containersMade
         var bookkeeping = forgetLooseReads(inside: index)
-        // A class's values are not kept (below), so the types around it decode its whole value
-        // again: it is charged its size, as every retry was before values were kept.
+        // (A class's values are not kept, below: the types around it decode its value again,
+        // and those decodes are charged to their own retries.)
         let keeps = !(T.self is AnyObject.Type)
         defer {
-            retryBudget -= max(1, keeps ? containersMade &- work : tree.next(after: index) &- index)
+            retryBudget -= max(1, containersMade &- work)
             looseBookkeepingBudget -= bookkeeping
         }
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
