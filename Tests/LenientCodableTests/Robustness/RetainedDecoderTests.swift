@@ -341,4 +341,19 @@ import Testing
         #expect(try tags.decodeIfPresent(String.self, forKey: TestCodingKey("second")) == nil)
         #expect(try tags.decode(String.self, forKey: TestCodingKey("firstTag")) == "x")
     }
+
+    /// A kept container's first lookup of a key beyond ASCII builds its table of the object's
+    /// keys beyond ASCII (each spelling Swift's `String` takes for one key, to its first member)
+    /// from the tree's input, after `decode` has returned and the caller's data is overwritten.
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func aKeptContainerFindsTheFirstSpellingOfAKeyAfterTheInputIsGone(options: LenientJSONDecoder.Options) throws {
+        var data = Data("{\"cafe\u{301}\":1,\"x\":0,\"caf\\u00e9\":2,\"名前\":\"n\"}".utf8)
+        let keeper = try LenientJSONDecoder(options: options).decode(LooseKeeper.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: data.count) }
+        let kept = try #require(keeper.kept)
+        #expect(try kept.decode(Int.self, forKey: TestCodingKey("caf\u{E9}")) == 1)
+        #expect(try kept.decode(String.self, forKey: TestCodingKey("名前")) == "n")
+        #expect(try kept.decode(Int.self, forKey: TestCodingKey("x")) == 0)
+    }
 }
