@@ -690,14 +690,7 @@ extension TreeDecoder {
         let mark = reportMark
         if traits(of: T.self).isForgivingWrapper || retryBudget <= 0 || foundationFailure(of: T.self, at: index) != nil
         {
-            // Decoded already after a failed loose match, inside a pass of the type around it.
-            if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index, path: path) { return value }
-            // Decoded again after its first pass failed (an element of a lossy array read twice):
-            // its probes are answered as that pass answered them, from the first call again.
-            if hasCaughtCalls {
-                restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
-            }
-            return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
+            return try decodeInOnePass(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }
         let before = refusals
         let looseBefore = looseMatches
@@ -745,6 +738,23 @@ extension TreeDecoder {
             _ = spendRetryBudget(on: index)
             return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }
+    }
+
+    /// A type that takes one forgiving pass (see ``decodeFoundationFirstOnce(_:at:path:isCurrent:)``),
+    /// out of line so that the function of every value's two passes never names `T?`, whose
+    /// metadata it would otherwise look up on every call.
+    @inline(never)
+    private func decodeInOnePass<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, reportMark mark: Int
+    ) throws -> T {
+        // Decoded already after a failed loose match, inside a pass of the type around it.
+        if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index, path: path) { return value }
+        // Decoded again after its first pass failed (an element of a lossy array read twice):
+        // its probes are answered as that pass answered them, from the first call again.
+        if hasCaughtCalls {
+            restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
+        }
+        return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
     }
 
     /// A type's forgiving pass. Its probes are answered as its first pass answered them
