@@ -104,8 +104,15 @@ extension TreeDecoder {
         // and counting would leave the model's own probe to forgiveness. Answered as Foundation,
         // the call fails again on the value it failed on; on a value that only loose matching
         // found, it answers as it would have had the key been spelled as the model spells it.
+        // Answered only while this type's own decode runs (``answeringCalls(of:_:)``): a type
+        // around it that reads the same value as the same type, after it, is forgiven as any
+        // reader is, not failed as the probe was.
         for call in failed {
-            caughtCalls[call] = CaughtCall(occurrences: [], seen: 0, always: true)
+            if caughtCalls[call]?.always == true {
+                if caughtCalls[call]?.owners.contains(owner) == false { caughtCalls[call]?.owners.append(owner) }
+            } else {
+                caughtCalls[call] = CaughtCall(occurrences: [], seen: 0, always: true, owners: [owner])
+            }
         }
         hasCaughtCalls = true
         caughtCallsByOwner[owner] = Array(failed)
@@ -168,8 +175,26 @@ extension TreeDecoder {
         let occurrences: [Bool]
         var seen: Int
         /// Whether every call with the identity is answered, however many come
-        /// (``keepEveryFailedCall(loggedFrom:owner:)``).
+        /// (``keepEveryFailedCall(loggedFrom:owner:)``), while the decode of one of ``owners``
+        /// is under way.
         var always = false
+        /// For a call answered ``always``: the types whose decode without loose matching made it.
+        var owners: [FoundationAttempt] = []
+    }
+
+    /// Runs `body`, a decode of the type `owner` with loose matching and forgiveness, with the
+    /// calls kept for it answered as its decode without loose matching answered them.
+    @inline(never)
+    func answeringCalls<R>(of owner: FoundationAttempt, _ body: () throws -> R) rethrows -> R {
+        activeRetries[owner, default: 0] &+= 1
+        defer {
+            if let count = activeRetries[owner], count > 1 {
+                activeRetries[owner] = count &- 1
+            } else {
+                activeRetries[owner] = nil
+            }
+        }
+        return try body()
     }
 
     /// Whether a call was caught in the first pass of a type now in its second (see the top of this
@@ -199,7 +224,10 @@ extension TreeDecoder {
     @inline(never)
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
         guard let known = caughtCalls[call] else { return false }
-        if known.always { return true }
+        if known.always {
+            let active = activeRetries
+            return known.owners.contains { active[$0] != nil }
+        }
         caughtCalls[call]?.seen += 1
         return known.seen < known.occurrences.count && known.occurrences[known.seen]
     }

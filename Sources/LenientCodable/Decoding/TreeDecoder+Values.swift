@@ -627,8 +627,11 @@ extension TreeDecoder {
             (callLog, lastLoggedAtLevel, logsCalls) = passLog
             refusals = passRefusals
         }
-        if hasCaughtCalls { restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self))) }
-        return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
+        if hasCaughtCalls { restartCaughtCalls(of: attempt) }
+        return try answeringCalls(of: attempt) {
+            try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
+        }
     }
 
     /// Forgets the keys read loosely inside the value at `index`, for a decode of it that
@@ -751,10 +754,14 @@ extension TreeDecoder {
         if hasLooseRetryValues, let value = takeForgivenValue(of: T.self, at: index, path: path) { return value }
         // Decoded again after its first pass failed (an element of a lossy array read twice):
         // its probes are answered as that pass answered them, from the first call again.
-        if hasCaughtCalls {
-            restartCaughtCalls(of: FoundationAttempt(index: index, type: ObjectIdentifier(T.self)))
+        guard hasCaughtCalls else {
+            return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
         }
-        return try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
+        let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
+        restartCaughtCalls(of: attempt)
+        return try answeringCalls(of: attempt) {
+            try decodeForgiving(type, at: index, path: path, isCurrent: isCurrent, reportMark: mark)
+        }
     }
 
     /// A type's forgiving pass. Its probes are answered as its first pass answered them

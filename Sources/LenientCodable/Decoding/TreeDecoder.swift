@@ -79,6 +79,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
+        /// The types whose decode with loose matching and forgiveness is under way, after a
+        /// failed loose match, with how many of each: the calls kept for them answer only inside.
+        @exclusivity(unchecked) var activeRetries: [FoundationAttempt: Int] = [:]
         @exclusivity(unchecked) var looselyReadKeys: Set<Int> = []
         /// The last `keyFallback` entry a keyed container recorded: the value's node and the
         /// report's length before it (``withdrawFallback(for:)``).
@@ -292,6 +295,11 @@ final class TreeDecoder: Decoder {
     var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] {
         get { occasionalState?.caughtCallsByOwner ?? [:] }
         _modify { yield &occasional.caughtCallsByOwner }
+    }
+    /// ``OccasionalState/activeRetries``.
+    var activeRetries: [FoundationAttempt: Int] {
+        get { occasionalState?.activeRetries ?? [:] }
+        _modify { yield &occasional.activeRetries }
     }
     /// How many times forgiveness was refused in Foundation-like passes so far: a pass that
     /// fails without one would fail the same way with forgiveness.

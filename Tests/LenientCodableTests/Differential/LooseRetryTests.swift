@@ -416,4 +416,66 @@ struct LooseRetryTests {
             Holds<KeepsWhatItCannotRead>.self, from: LenientJSONEncoder().encode(nested))
         #expect(again == nested)
     }
+
+    /// Probes `v` as `Int`, then reads it as `String`; `count`, found only as `Count`, fails
+    /// its pass when it holds no number.
+    struct ProbesV: Codable, Equatable {
+        var v: String
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case v, count }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let number = try? container.decode(Int.self, forKey: .v) {
+                v = "int \(number)"
+            } else {
+                v = "str \(try container.decode(String.self, forKey: .v))"
+            }
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(String(v.dropFirst(4)), forKey: .v)
+            try container.encodeIfPresent(count, forKey: .count)
+        }
+    }
+
+    /// Reads the inner model, then the inner model's `v` itself, as `Int`.
+    struct ReadsTheProbedValue: Decodable {
+        var inner: ProbesV
+        var v: Int
+        enum CodingKeys: String, CodingKey { case inner }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            inner = try container.decode(ProbesV.self, forKey: .inner)
+            let nested = try container.nestedContainer(keyedBy: ProbesV.CodingKeys.self, forKey: .inner)
+            v = try nested.decode(Int.self, forKey: .v)
+        }
+    }
+
+    /// The answers kept for a retried type's probes are its own: a type around it that reads
+    /// the same value as the same type, after it, is forgiven as any reader is, and the inner
+    /// type keeps the value it has alone.
+    @Test func aProbesAnswerIsNotGivenToTheTypeAroundIt() throws {
+        let json = #"{"inner":{"v":"5","Count":"x"}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReadsTheProbedValue.self, from: Data(json.utf8)) }
+        let alone = try LenientJSONDecoder().decode(ProbesV.self, from: Data(#"{"v":"5","Count":"x"}"#.utf8))
+        #expect(alone.v == "str 5" && alone.count == nil)
+
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(ReadsTheProbedValue.self, from: Data(json.utf8))
+        #expect(value.inner == alone)
+        #expect(value.v == 5)
+        #expect(report.issues.contains { $0.jsonPath == "inner.v" && $0.kind == .coerced })
+        #expect(report.issues.contains { $0.jsonPath == "inner.Count" })
+
+        // In an array, each element is read so: none is dropped, the thousandth neither.
+        let elements = Array(repeating: json, count: 1_000).joined(separator: ",")
+        let (array, arrayReport) = try LenientJSONDecoder().decodeWithReport(
+            [ReadsTheProbedValue].self, from: Data("[\(elements)]".utf8))
+        #expect(array.map(\.v) == Array(repeating: 5, count: 1_000))
+        #expect(array.allSatisfy { $0.inner == alone })
+        #expect(!arrayReport.issues.contains { $0.kind == .droppedElement })
+    }
 }
