@@ -460,7 +460,9 @@ struct LooseRetryTests {
     /// type keeps the value it has alone.
     @Test func aProbesAnswerIsNotGivenToTheTypeAroundIt() throws {
         let json = #"{"inner":{"v":"5","Count":"x"}}"#
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ReadsTheProbedValue.self, from: Data(json.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ReadsTheProbedValue.self, from: Data(json.utf8))
+        }
         let alone = try LenientJSONDecoder().decode(ProbesV.self, from: Data(#"{"v":"5","Count":"x"}"#.utf8))
         #expect(alone.v == "str 5" && alone.count == nil)
 
