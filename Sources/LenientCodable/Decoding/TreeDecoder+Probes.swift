@@ -155,6 +155,7 @@ extension TreeDecoder {
             if entry.isRead { nodesReadLater.insert(entry.node) }
         }
         for (call, occurrences) in caught {
+            if caughtCalls[call] == nil { caughtCallsByNode[call.node, default: []].append(call) }
             caughtCalls[call] = CaughtCall(occurrences: occurrences, seen: 0)
             hasCaughtCalls = true
         }
@@ -162,11 +163,29 @@ extension TreeDecoder {
     }
 
     /// Counts the caught calls of a type's failed first pass from the first again, for a decode
-    /// of the same value by the same type that follows the one that used them.
+    /// of the same value by the same type that follows the one that used them; so too the calls
+    /// inside the value that a type around it kept from its own failed pass: a model that reads
+    /// one member twice as the same type (`first = try c.decode(Inner.self, forKey: .x)`, then
+    /// `second = try? c.decode(Inner.self, forKey: .x)`) makes the same calls both times and gets
+    /// the same answers, not a made-up value the second time. What it looks at is at most the
+    /// value's nodes, which the decode that follows reads anyway.
     @inline(never)
     func restartCaughtCalls(of owner: FoundationAttempt) {
-        guard let calls = caughtCallsByOwner[owner] else { return }
-        for call in calls { caughtCalls[call]?.seen = 0 }
+        if let calls = caughtCallsByOwner[owner] {
+            for call in calls { caughtCalls[call]?.seen = 0 }
+        }
+        let byNode = caughtCallsByNode
+        guard !byNode.isEmpty else { return }
+        let nodes = owner.index..<tree.next(after: owner.index)
+        if nodes.count <= byNode.count {
+            for node in nodes {
+                for call in byNode[node] ?? [] { caughtCalls[call]?.seen = 0 }
+            }
+        } else {
+            for (node, calls) in byNode where nodes.contains(node) {
+                for call in calls { caughtCalls[call]?.seen = 0 }
+            }
+        }
     }
 
     /// Which of the failed calls with one identity the second pass answers as Foundation did, and

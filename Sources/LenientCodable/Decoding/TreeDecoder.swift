@@ -79,6 +79,8 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var lastLoggedAtLevel: [Int?] = []
         @exclusivity(unchecked) var caughtCalls: [ProbeCall: CaughtCall] = [:]
         @exclusivity(unchecked) var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] = [:]
+        /// The counted calls of ``caughtCalls`` (not those answered always), by their node.
+        @exclusivity(unchecked) var caughtCallsByNode: [Int: [ProbeCall]] = [:]
         /// The types whose decode with loose matching and forgiveness is under way, after a
         /// failed loose match, with how many of each: the calls kept for them answer only inside.
         @exclusivity(unchecked) var activeRetries: [FoundationAttempt: Int] = [:]
@@ -295,6 +297,11 @@ final class TreeDecoder: Decoder {
     var caughtCallsByOwner: [FoundationAttempt: [ProbeCall]] {
         get { occasionalState?.caughtCallsByOwner ?? [:] }
         _modify { yield &occasional.caughtCallsByOwner }
+    }
+    /// ``OccasionalState/caughtCallsByNode``.
+    var caughtCallsByNode: [Int: [ProbeCall]] {
+        get { occasionalState?.caughtCallsByNode ?? [:] }
+        _modify { yield &occasional.caughtCallsByNode }
     }
     /// ``OccasionalState/activeRetries``.
     var activeRetries: [FoundationAttempt: Int] {

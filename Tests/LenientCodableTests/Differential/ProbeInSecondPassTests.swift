@@ -407,4 +407,54 @@ import Testing
             try decoder.decode([BoolOrInt].self, from: Data(#"[{"v":1,"n":"5"},{"v":false,"n":"6"}]"#.utf8))
                 == [BoolOrInt(v: "int 1", n: 5), BoolOrInt(v: "bool false", n: 6)])
     }
+
+    /// Probes a key that may be missing; `n` needs forgiving when it is a string.
+    struct ProbesMissingKey: Codable, Equatable {
+        var a: Int?
+        var n: Int
+        enum CodingKeys: String, CodingKey { case a, n }
+
+        init(a: Int?, n: Int) {
+            self.a = a
+            self.n = n
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            a = try? container.decode(Int.self, forKey: .a)
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    /// Reads one member twice as the same type, the second time behind a `try?`.
+    struct ReadsAMemberTwice: Decodable {
+        var first: ProbesMissingKey
+        var second: ProbesMissingKey?
+        enum CodingKeys: String, CodingKey { case x }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            first = try container.decode(ProbesMissingKey.self, forKey: .x)
+            second = try? container.decode(ProbesMissingKey.self, forKey: .x)
+        }
+    }
+
+    /// The same value read twice by the same type inside the forgiving pass of the type around
+    /// it makes the same calls twice, and gets the same answers: the probe of the missing key is
+    /// `nil` both times, never a made-up `0`, and nothing is reported for it.
+    @Test(arguments: [#"{"x":{"n":"5"}}"#, #"{"n":"5","x":{"n":"5"}}"#])
+    func aValueReadTwiceByOneTypeGetsTheSameAnswersTwice(json: String) throws {
+        let expected = ProbesMissingKey(a: nil, n: 5)
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(ReadsAMemberTwice.self, from: Data(json.utf8))
+        #expect(value.first == expected)
+        #expect(value.second == expected)
+        #expect(report.issues.map { "\($0.jsonPath) \($0.kind)" } == ["x.n coerced"])
+
+        let elements = try LenientJSONDecoder().decode([ReadsAMemberTwice].self, from: Data("[\(json),\(json)]".utf8))
+        #expect(elements.count == 2)
+        #expect(elements.allSatisfy { $0.first == expected && $0.second == expected })
+
+        let encoded = try LenientJSONEncoder().encode(expected)
+        #expect(try LenientJSONDecoder().decode(ProbesMissingKey.self, from: encoded) == expected)
+    }
 }
