@@ -49,10 +49,18 @@ extension TreeDecoder {
     }
 
     /// Logs, in a Foundation-like pass, that a call failed; the calls after it are logged too.
+    /// A call through a super decoder is logged in the pass of the decoder at the root of its
+    /// chain too (``probeHost``), at the level of the model that asked for the super decoder.
     @inline(never)
     func recordFailedCall(_ call: ProbeCall) {
+        if let host = probeHost, host.inFoundationPass {
+            host.recordFailedCall(call, level: host.modelLevel &+ modelLevel)
+        }
         guard inFoundationPass else { return }
-        let level = modelLevel
+        recordFailedCall(call, level: modelLevel)
+    }
+
+    private func recordFailedCall(_ call: ProbeCall, level: Int) {
         // A call that found its value was logged as it started, the last at its level: it read nothing.
         // (A missing key's call found nothing: the node it is known by is its object's.)
         if call.missingKey == nil, level < lastLoggedAtLevel.count, let index = lastLoggedAtLevel[level],
@@ -65,11 +73,19 @@ extension TreeDecoder {
         logsCalls = true
     }
 
-    /// Logs that a call found the value at `node`, once a call of the pass under way failed.
+    /// Logs that a call found the value at `node`, once a call of the pass under way failed;
+    /// through a super decoder, in its ``probeHost``'s pass too. The caller tests
+    /// ``logsCalls`` or ``probeHost`` first.
     @inline(never)
     func logCall(at node: Int) {
-        guard inFoundationPass else { return }
-        let level = modelLevel
+        if let host = probeHost, host.logsCalls, host.inFoundationPass {
+            host.logRead(at: node, level: host.modelLevel &+ modelLevel)
+        }
+        guard logsCalls, inFoundationPass else { return }
+        logRead(at: node, level: modelLevel)
+    }
+
+    private func logRead(at node: Int, level: Int) {
         if level >= lastLoggedAtLevel.count {
             lastLoggedAtLevel.append(contentsOf: repeatElement(nil, count: level + 1 - lastLoggedAtLevel.count))
         }
@@ -242,7 +258,13 @@ extension TreeDecoder {
 
     @inline(never)
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
-        guard let known = caughtCalls[call] else { return false }
+        guard let known = caughtCalls[call] else {
+            // A call through a super decoder is answered as its probe host's pass answered it.
+            guard let host = probeHost, host.hasCaughtCalls, !host.inFoundationPass, host.answersCaughtCalls else {
+                return false
+            }
+            return host.takeCaughtOccurrence(of: call)
+        }
         if known.always {
             let active = activeRetries
             return known.owners.contains { active[$0] != nil }
@@ -275,6 +297,7 @@ extension TreeDecoder {
     @inline(never)
     func answeringAsFoundation<R>(_ body: () throws -> R) throws -> R {
         caughtCallsAnswered &+= 1
+        probeHost?.caughtCallsAnswered &+= 1
         let refusalsBefore = refusals
         let wasLogging = logsCalls
         inFoundationPass = true

@@ -443,8 +443,18 @@ final class TreeDecoder: Decoder {
             tree: tree, context: context, nodeIndex: index, codingPathNode: path, depthBase: depthBase,
             owner: owner ?? self)
         decoder.takePart(in: self)
+        // It reads this decoder's tree: its calls are logged and answered by the passes here.
+        decoder.probeHost = probeHost ?? self
+        decoder.hasCaughtCalls = true
         return decoder
     }
+
+    /// For a super decoder of the same tree: the decoder at the root of its chain, whose
+    /// Foundation-like passes log the calls made through this one and, in their second pass,
+    /// answer them as Foundation did, as they do the calls of the model that asked for it (a
+    /// superclass's probe, a child decoded through `superDecoder(forKey:)`). Held strongly, as
+    /// ``refusalSink`` is: nothing refers back.
+    @exclusivity(unchecked) var probeHost: TreeDecoder?
 
     /// Shares `parent`'s report, pass and stack state, as a super decoder of it.
     func takePart(in parent: TreeDecoder) {
@@ -1046,7 +1056,7 @@ extension TreeDecoder: SingleValueDecodingContainer {
         if isCaught(ProbeCall(node: nodeIndex, missingKey: nil, type: ObjectIdentifier(T.self))) {
             return try answeringAsFoundation { try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true) }
         }
-        if logsCalls { logCall(at: nodeIndex) }
+        if logsCalls || probeHost != nil { logCall(at: nodeIndex) }
         do {
             return try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true)
         } catch {

@@ -480,4 +480,110 @@ struct LooseRetryTests {
         #expect(array.allSatisfy { $0.inner == alone })
         #expect(!arrayReport.issues.contains { $0.kind == .droppedElement })
     }
+
+    /// Probes `m` as `Int` and `ids` as `[Int]`; `count` may be found only as `Count`.
+    struct ProbingChild: Codable, Equatable {
+        var m: Int?
+        var ids: [Int]?
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case m, ids, count }
+
+        init(m: Int?, ids: [Int]?, count: Int?) {
+            self.m = m
+            self.ids = ids
+            self.count = count
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            m = try? container.decode(Int.self, forKey: .m)
+            ids = try? container.decode([Int].self, forKey: .ids)
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+    }
+
+    /// Decodes its child through `superDecoder(forKey:)`, and through an unkeyed container's
+    /// `superDecoder()`.
+    struct ThroughSuperDecoders: Codable, Equatable {
+        var child: ProbingChild
+        var listed: ProbingChild
+        var count: Int?
+        enum CodingKeys: String, CodingKey { case child, list, count }
+
+        init(child: ProbingChild, listed: ProbingChild, count: Int?) {
+            self.child = child
+            self.listed = listed
+            self.count = count
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            child = try ProbingChild(from: container.superDecoder(forKey: .child))
+            var list = try container.nestedUnkeyedContainer(forKey: .list)
+            listed = try ProbingChild(from: list.superDecoder())
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try child.encode(to: container.superEncoder(forKey: .child))
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try listed.encode(to: list.superEncoder())
+            try container.encodeIfPresent(count, forKey: .count)
+        }
+    }
+
+    class ProbingBase: Decodable {
+        var m: Int?
+        enum CodingKeys: String, CodingKey { case m }
+        required init(from decoder: any Decoder) throws {
+            m = try? decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .m)
+        }
+    }
+
+    final class NamedSubclass: ProbingBase {
+        var name: String?
+        enum SubclassKeys: String, CodingKey { case name }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SubclassKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            try super.init(from: container.superDecoder())
+        }
+    }
+
+    /// A model decoded through a super decoder, by a type whose pass fails on what loose
+    /// matching found beside it, keeps Foundation's answers to its probes, as it does decoded
+    /// directly: no made-up `0` for a missing key, no coerced `"3"`, no element dropped from a
+    /// list that Foundation's probe refuses. Only what loose matching found is forgiven.
+    @Test(arguments: [
+        (#"{"Count":"5","child":{"m":"3","ids":[1,"x",3]},"list":[{}]}"#, nil as Int?),
+        (#"{"Count":"5","child":{},"list":[{"m":"3","Count":"2"}]}"#, 2),
+    ])
+    func probesThroughASuperDecoderKeepFoundationsAnswers(json: String, listedCount: Int?) throws {
+        let data = Data(json.utf8)
+        let foundation = try JSONDecoder().decode(ThroughSuperDecoders.self, from: data)
+        #expect(foundation.child == ProbingChild(m: nil, ids: nil, count: nil))
+        #expect(foundation.listed == ProbingChild(m: nil, ids: nil, count: nil))
+
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(ThroughSuperDecoders.self, from: data)
+        #expect(value.child == ProbingChild(m: nil, ids: nil, count: nil))
+        #expect(value.listed == ProbingChild(m: nil, ids: nil, count: listedCount))
+        #expect(value.count == 5)
+        #expect(report.issues.allSatisfy { $0.kind == .keyFallback })
+
+        let again = try LenientJSONDecoder().decode(
+            ThroughSuperDecoders.self, from: LenientJSONEncoder().encode(value))
+        #expect(again == value)
+    }
+
+    @Test func aSuperclassProbeKeepsFoundationsAnswerBesideALooseSubclassKey() throws {
+        for json in [#"{"Name":5,"super":{}}"#, #"{"Name":5,"super":{"m":"3"}}"#] {
+            let foundation = try JSONDecoder().decode(NamedSubclass.self, from: Data(json.utf8))
+            #expect(foundation.m == nil && foundation.name == nil)
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(NamedSubclass.self, from: Data(json.utf8))
+            #expect(value.m == nil)
+            #expect(value.name == "5")
+            #expect(report.issues.map(\.jsonPath) == ["Name"])
+        }
+    }
 }

@@ -457,4 +457,26 @@ import Testing
         let encoded = try LenientJSONEncoder().encode(expected)
         #expect(try LenientJSONDecoder().decode(ProbesMissingKey.self, from: encoded) == expected)
     }
+
+    /// Decodes its child through `superDecoder(forKey:)`.
+    struct ChildThroughSuperDecoder: Decodable, Equatable {
+        var child: BoolOrInt
+        enum CodingKeys: String, CodingKey { case child }
+
+        init(from decoder: any Decoder) throws {
+            child = try BoolOrInt(from: decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .child))
+        }
+    }
+
+    /// A model decoded through a super decoder whose probe's value is then read as another
+    /// type, and whose own property fails the first pass, keeps Foundation's branch in the second
+    /// pass, as it does decoded through `decode(_:forKey:)`.
+    @Test func aProbeThroughASuperDecoderKeepsFoundationsBranch() throws {
+        for (json, v) in [(#"{"child":{"v":1,"n":"5"}}"#, "int 1"), (#"{"child":{"v":true,"n":"5"}}"#, "bool true")] {
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(
+                ChildThroughSuperDecoder.self, from: Data(json.utf8))
+            #expect(value.child == BoolOrInt(v: v, n: 5))
+            #expect(report.issues.map(\.jsonPath) == ["child.n"])
+        }
+    }
 }
