@@ -223,7 +223,7 @@ extension TreeDecoder {
             if let index {
                 decoder.keysFound &+= 1
                 if decoder.readKeys != nil { decoder.markRead(valueIndex: index, in: objectIndex) }
-                if decoder.logsCalls || decoder.probeHost != nil { decoder.logCall(at: index) }
+                if decoder.callLogging != 0 { decoder.logCall(at: index) }
             }
             return index
         }

@@ -75,7 +75,7 @@ extension TreeDecoder {
 
     /// Logs that a call found the value at `node`, once a call of the pass under way failed;
     /// through a super decoder, in its ``probeHost``'s pass too. The caller tests
-    /// ``logsCalls`` or ``probeHost`` first.
+    /// ``callLogging`` first.
     @inline(never)
     func logCall(at node: Int) {
         if let host = probeHost, host.logsCalls, host.inFoundationPass {

@@ -56,7 +56,7 @@ extension TreeDecoder {
                 let path = pathBox.appending(index: currentIndex)
                 value = try decoder.answeringAsFoundation { try body(decoder, index, path) }
             } else {
-                if decoder.logsCalls || decoder.probeHost != nil { decoder.logCall(at: index) }
+                if decoder.callLogging != 0 { decoder.logCall(at: index) }
                 do {
                     value = try body(decoder, index, pathBox.appending(index: currentIndex))
                 } catch {

@@ -248,7 +248,13 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var caughtCallsAnswered = 0
     /// Whether the Foundation-like pass under way logs the calls through containers: from its
     /// first failed call on (see TreeDecoder+Probes.swift).
-    @exclusivity(unchecked) var logsCalls = false
+    var logsCalls: Bool {
+        get { callLogging & 1 != 0 }
+        set { callLogging = newValue ? callLogging | 1 : callLogging & ~1 }
+    }
+    /// ``logsCalls`` in its lowest bit, and in the next whether this is a super decoder with a
+    /// ``probeHost``, which logs there: the read of every found value tests both at once.
+    @exclusivity(unchecked) var callLogging: UInt8 = 0
     /// The key nodes that loose key matching gave to a property (an exact key being absent):
     /// read, for an ``UnknownKeys`` property decoded after that property, however the key is
     /// spelled (`USERID` for `userID`).
@@ -445,6 +451,7 @@ final class TreeDecoder: Decoder {
         decoder.takePart(in: self)
         // It reads this decoder's tree: its calls are logged and answered by the passes here.
         decoder.probeHost = probeHost ?? self
+        decoder.callLogging |= 2
         decoder.hasCaughtCalls = true
         return decoder
     }
@@ -711,6 +718,9 @@ final class TreeDecoder: Decoder {
                 // nor the bookkeeping of reads that went into it.
                 decoder.report = nil
                 decoder.readKeys = nil
+                // No pass is under way any more: a kept decoder, or a kept super decoder that
+                // asks it (``probeHost``), answers nothing as a pass did.
+                decoder.answersCaughtCalls = false
                 keepInputIfRetained(&decoder)
             }
             decoder.report = report
@@ -1056,7 +1066,7 @@ extension TreeDecoder: SingleValueDecodingContainer {
         if isCaught(ProbeCall(node: nodeIndex, missingKey: nil, type: ObjectIdentifier(T.self))) {
             return try answeringAsFoundation { try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true) }
         }
-        if logsCalls || probeHost != nil { logCall(at: nodeIndex) }
+        if callLogging != 0 { logCall(at: nodeIndex) }
         do {
             return try unwrap(type, at: nodeIndex, path: codingPathNode, isCurrent: true)
         } catch {

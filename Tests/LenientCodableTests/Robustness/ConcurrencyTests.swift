@@ -339,4 +339,56 @@ extension ConcurrencyTests {
             page = try container.decode(Int.self, forKey: .page) * configuration
         }
     }
+
+    /// Keeps the super decoders of two children whose probes its failed first pass answered.
+    final class KeepsSuperDecoders: Decodable {
+        enum CodingKeys: String, CodingKey { case first, second, n }
+        enum ChildKeys: String, CodingKey { case v }
+        let decoders: [any Decoder]
+        let n: Int
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let decoders = [try container.superDecoder(forKey: .first), try container.superDecoder(forKey: .second)]
+            for child in decoders {
+                let keyed = try child.container(keyedBy: ChildKeys.self)
+                if (try? keyed.decode(Bool.self, forKey: .v)) == nil { _ = try keyed.decode(Int.self, forKey: .v) }
+            }
+            self.decoders = decoders
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    /// Hands kept decoders to tasks, as a model that keeps them might. `any Decoder` is not
+    /// `Sendable`; the decoders stay alive because the box holds them, and each task reads its
+    /// own, so nothing but what the package shares between them is touched by two at once.
+    struct KeptDecoder: @unchecked Sendable {
+        let decoder: any Decoder
+    }
+
+    /// Super decoders kept past `decode`, read from many tasks at once: each asks its probe host,
+    /// the decoder of the document, nothing once the decode is over (ThreadSanitizer runs this).
+    @Test func keptSuperDecodersReadFromEightTasksAtOnce() async throws {
+        let json = #"{"first":{"v":1},"second":{"v":2},"n":"5"}"#
+        let keeper = try LenientJSONDecoder().decode(KeepsSuperDecoders.self, from: Data(json.utf8))
+        #expect(keeper.n == 5)
+        let kept = keeper.decoders.map(KeptDecoder.init)
+        let values = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for task in 0..<8 {
+                let decoder = kept[task % 2].decoder
+                let box = KeptDecoder(decoder: decoder)
+                group.addTask {
+                    let keyed = try box.decoder.container(keyedBy: KeepsSuperDecoders.ChildKeys.self)
+                    var last: Int?
+                    for _ in 0..<200 {
+                        _ = try? keyed.decode(Bool.self, forKey: .v)
+                        last = try keyed.decode(Int.self, forKey: .v)
+                    }
+                    return last
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 1, 1, 1, 2, 2, 2, 2])
+    }
 }
