@@ -417,40 +417,16 @@ struct LooseRetryTests {
         #expect(again == nested)
     }
 
-    /// Probes `v` as `Int`, then reads it as `String`; `count`, found only as `Count`, fails
-    /// its pass when it holds no number.
-    struct ProbesV: Codable, Equatable {
-        var v: String
-        var count: Int?
-        enum CodingKeys: String, CodingKey { case v, count }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            if let number = try? container.decode(Int.self, forKey: .v) {
-                v = "int \(number)"
-            } else {
-                v = "str \(try container.decode(String.self, forKey: .v))"
-            }
-            count = try container.decodeIfPresent(Int.self, forKey: .count)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(String(v.dropFirst(4)), forKey: .v)
-            try container.encodeIfPresent(count, forKey: .count)
-        }
-    }
-
     /// Reads the inner model, then the inner model's `v` itself, as `Int`.
     struct ReadsTheProbedValue: Decodable {
-        var inner: ProbesV
+        var inner: ExtraProbe
         var v: Int
         enum CodingKeys: String, CodingKey { case inner }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            inner = try container.decode(ProbesV.self, forKey: .inner)
-            let nested = try container.nestedContainer(keyedBy: ProbesV.CodingKeys.self, forKey: .inner)
+            inner = try container.decode(ExtraProbe.self, forKey: .inner)
+            let nested = try container.nestedContainer(keyedBy: ExtraProbe.CodingKeys.self, forKey: .inner)
             v = try nested.decode(Int.self, forKey: .v)
         }
     }
@@ -463,7 +439,7 @@ struct LooseRetryTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(ReadsTheProbedValue.self, from: Data(json.utf8))
         }
-        let alone = try LenientJSONDecoder().decode(ProbesV.self, from: Data(#"{"v":"5","Count":"x"}"#.utf8))
+        let alone = try LenientJSONDecoder().decode(ExtraProbe.self, from: Data(#"{"v":"5","Count":"x"}"#.utf8))
         #expect(alone.v == "str 5" && alone.count == nil)
 
         let (value, report) = try LenientJSONDecoder().decodeWithReport(ReadsTheProbedValue.self, from: Data(json.utf8))
