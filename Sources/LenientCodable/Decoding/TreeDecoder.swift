@@ -449,10 +449,13 @@ final class TreeDecoder: Decoder {
             tree: tree, context: context, nodeIndex: index, codingPathNode: path, depthBase: depthBase,
             owner: owner ?? self)
         decoder.takePart(in: self)
-        // It reads this decoder's tree: its calls are logged and answered by the passes here.
-        decoder.probeHost = probeHost ?? self
-        decoder.callLogging |= 2
-        decoder.hasCaughtCalls = true
+        // It reads this decoder's tree: its calls are logged and answered by the passes here
+        // (which only `.lenient` runs).
+        if isLenient {
+            decoder.probeHost = probeHost ?? self
+            decoder.callLogging |= 2
+            decoder.hasCaughtCalls = true
+        }
         return decoder
     }
 
