@@ -121,6 +121,15 @@ struct JSONWriter {
     /// Writes a quoted, escaped string.
     mutating func writeString(_ text: String) {
         var text = text
+        writeString(in: &text)
+    }
+
+    /// Writes a quoted, escaped string read in place: a node's text or key, which a copy would
+    /// retain and release (two calls into the runtime for each of an encode's strings).
+    /// `withUTF8` changes nothing in a native string's storage; a string of another form is
+    /// made native where it is stored.
+    @inline(__always)
+    mutating func writeString(in text: inout String) {
         text.withUTF8 { utf8 in
             // Most strings need no escape: the buffer takes them whole, quotes included, and
             // only a string with an escape goes on byte run by byte run from its first escape.
@@ -253,7 +262,14 @@ struct JSONWriter {
 
     /// Writes an object member's key and the separator after it.
     mutating func writeKey(_ key: String) {
-        writeString(key)
+        var key = key
+        writeKey(in: &key)
+    }
+
+    /// ``writeKey(_:)`` for a key read in place (``writeString(in:)``).
+    @inline(__always)
+    mutating func writeKey(in key: inout String) {
+        writeString(in: &key)
         if isPretty {
             append(" : ")
         } else {
@@ -368,7 +384,8 @@ extension JSONWriter {
         case .double: writeDouble(Double(bitPattern: node.pointee.bits))
         case .float: writeFloat(Float(bitPattern: UInt32(truncatingIfNeeded: node.pointee.bits)))
         case .literal: writeLiteral(node.pointee.text)
-        case .string: writeString(node.pointee.text)
+        // In place: the node storage is allocated mutable, and kept while the tree is written.
+        case .string: writeString(in: &UnsafeMutablePointer(mutating: node).pointee.text)
         case .array, .object, .unset, .json: break
         }
     }
@@ -421,7 +438,8 @@ extension JSONWriter {
                 for position in start..<end {
                     let member = sortBuffer[position].node
                     beginElement(isFirst: position == start)
-                    writeKey(base[Int(member)].key)
+                    // In place in the node storage, as below.
+                    writeKey(in: &UnsafeMutablePointer(mutating: base + Int(member)).pointee.key)
                     try write(nodes, node: member, depth: depth + 1)
                 }
                 sortBuffer.removeLast(end - start)
@@ -432,7 +450,9 @@ extension JSONWriter {
                     beginElement(isFirst: isFirst)
                     isFirst = false
                     let member = base + Int(child)
-                    writeKey(member.pointee.key)
+                    // In place, in the tree's node storage (allocated mutable, kept and not moved
+                    // while the tree is written): a copy of the key would be retained and released.
+                    writeKey(in: &UnsafeMutablePointer(mutating: member).pointee.key)
                     if member.pointee.kind.isScalar {
                         writeScalar(member)
                     } else {
