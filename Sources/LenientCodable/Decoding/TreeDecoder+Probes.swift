@@ -53,8 +53,10 @@ extension TreeDecoder {
     /// chain too (``probeHost``), at the level of the model that asked for the super decoder.
     @inline(never)
     func recordFailedCall(_ call: ProbeCall) {
-        if let host = probeHost, host.inFoundationPass {
-            host.recordFailedCall(call, level: host.modelLevel &+ modelLevel)
+        if let host = probeHost {
+            // A super decoder kept past the decode logs nothing (``decodeIsOver``).
+            guard !isAfterDecode else { return }
+            if host.inFoundationPass { host.recordFailedCall(call, level: host.modelLevel &+ modelLevel) }
         }
         guard inFoundationPass else { return }
         recordFailedCall(call, level: modelLevel)
@@ -78,8 +80,9 @@ extension TreeDecoder {
     /// ``callLogging`` first.
     @inline(never)
     func logCall(at node: Int) {
-        if let host = probeHost, host.logsCalls, host.inFoundationPass {
-            host.logRead(at: node, level: host.modelLevel &+ modelLevel)
+        if let host = probeHost {
+            guard !isAfterDecode else { return }
+            if host.logsCalls, host.inFoundationPass { host.logRead(at: node, level: host.modelLevel &+ modelLevel) }
         }
         guard logsCalls, inFoundationPass else { return }
         logRead(at: node, level: modelLevel)
@@ -260,7 +263,9 @@ extension TreeDecoder {
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
         guard let known = caughtCalls[call] else {
             // A call through a super decoder is answered as its probe host's pass answered it.
-            guard let host = probeHost, host.hasCaughtCalls, !host.inFoundationPass, host.answersCaughtCalls else {
+            guard let host = probeHost, !isAfterDecode, host.hasCaughtCalls, !host.inFoundationPass,
+                host.answersCaughtCalls
+            else {
                 return false
             }
             return host.takeCaughtOccurrence(of: call)
@@ -297,7 +302,7 @@ extension TreeDecoder {
     @inline(never)
     func answeringAsFoundation<R>(_ body: () throws -> R) throws -> R {
         caughtCallsAnswered &+= 1
-        probeHost?.caughtCallsAnswered &+= 1
+        if let host = probeHost, !isAfterDecode { host.caughtCallsAnswered &+= 1 }
         let refusalsBefore = refusals
         let wasLogging = logsCalls
         inFoundationPass = true

@@ -230,7 +230,8 @@ final class TreeDecoder: Decoder {
     /// loop of its own.
     private func countUpTheChain(_ counter: ReferenceWritableKeyPath<TreeDecoder, Int>) {
         self[keyPath: counter] &+= 1
-        var sink = refusalSink
+        // Once the decode returns, a kept super decoder counts only its own (``mayForgive()``).
+        var sink = isAfterDecode ? nil : refusalSink
         while let decoder = sink {
             decoder[keyPath: counter] &+= 1
             sink = decoder.refusalSink
@@ -426,8 +427,10 @@ final class TreeDecoder: Decoder {
         // Past an exhausted stack a second pass could not end differently.
         if stackExhaustion == nil {
             refusals &+= 1
-            // Every decoder up the chain of super decoders may have a pass under way.
-            var sink = refusalSink
+            // Every decoder up the chain of super decoders may have a pass under way, until the
+            // decode returns: kept super decoders, which may be read from several tasks, then
+            // count only their own.
+            var sink = isAfterDecode ? nil : refusalSink
             while let decoder = sink {
                 decoder.refusals &+= 1
                 sink = decoder.refusalSink
@@ -435,6 +438,17 @@ final class TreeDecoder: Decoder {
         }
         return false
     }
+
+    /// Set on the document's decoder as its decode call returns. A super decoder that a model
+    /// kept then neither logs calls nor asks its ``probeHost`` for answers: a super decoder made
+    /// in a Foundation-like pass still says it is in one, and read again and again it would grow
+    /// its log without end; and kept super decoders read from several tasks, as Foundation's
+    /// allow, would write their host's log and counts at once. A kept document decoder that
+    /// starts a pass of its own (`decode(Inner.self, forKey:)`) logs and answers in it as before.
+    @exclusivity(unchecked) var decodeIsOver = false
+
+    /// Whether the decode call of this decoder's document has returned (``decodeIsOver``).
+    var isAfterDecode: Bool { (owner ?? self).decodeIsOver }
 
     /// For a super decoder: the decoder that handed it out, which counts its refusals, so that
     /// a pass under way there sees what a superclass's `init(from:)` was refused. The super
@@ -553,7 +567,8 @@ final class TreeDecoder: Decoder {
     func spendRewriteBudget(_ bytes: Int) -> Bool {
         rewriteBudget -= bytes
         var withinBudget = rewriteBudget >= 0
-        var sink = refusalSink
+        // Once the decode returns, a kept super decoder spends only its own copy (``mayForgive()``).
+        var sink = isAfterDecode ? nil : refusalSink
         while let decoder = sink {
             decoder.rewriteBudget -= bytes
             withinBudget = withinBudget && decoder.rewriteBudget >= 0
@@ -721,9 +736,8 @@ final class TreeDecoder: Decoder {
                 // nor the bookkeeping of reads that went into it.
                 decoder.report = nil
                 decoder.readKeys = nil
-                // No pass is under way any more: a kept decoder, or a kept super decoder that
-                // asks it (``probeHost``), answers nothing as a pass did.
-                decoder.answersCaughtCalls = false
+                // Kept super decoders no longer log in, nor ask, this decoder (``probeHost``).
+                decoder.decodeIsOver = true
                 keepInputIfRetained(&decoder)
             }
             decoder.report = report

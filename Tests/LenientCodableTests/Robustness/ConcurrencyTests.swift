@@ -340,7 +340,7 @@ extension ConcurrencyTests {
         }
     }
 
-    /// Keeps the super decoders of two children whose probes its failed first pass answered.
+    /// Keeps eight super decoders of two children, whose probes a failed first pass answers.
     final class KeepsSuperDecoders: Decodable {
         enum CodingKeys: String, CodingKey { case first, second, n }
         enum ChildKeys: String, CodingKey { case v }
@@ -349,7 +349,7 @@ extension ConcurrencyTests {
 
         required init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            let decoders = [try container.superDecoder(forKey: .first), try container.superDecoder(forKey: .second)]
+            let decoders = try (0..<8).map { try container.superDecoder(forKey: $0 % 2 == 0 ? .first : .second) }
             for child in decoders {
                 let keyed = try child.container(keyedBy: ChildKeys.self)
                 if (try? keyed.decode(Bool.self, forKey: .v)) == nil { _ = try keyed.decode(Int.self, forKey: .v) }
@@ -366,17 +366,18 @@ extension ConcurrencyTests {
         let decoder: any Decoder
     }
 
-    /// Super decoders kept past `decode`, read from many tasks at once: each asks its probe host,
-    /// the decoder of the document, nothing once the decode is over (ThreadSanitizer runs this).
-    @Test func keptSuperDecodersReadFromEightTasksAtOnce() async throws {
-        let json = #"{"first":{"v":1},"second":{"v":2},"n":"5"}"#
+    /// Super decoders kept past `decode`, read from many tasks at once: once the decode is over,
+    /// none asks its probe host, the decoder of the document, nor logs a failed call, not even
+    /// one made in a Foundation-like pass that succeeded (`"n": 5`), which still says it is in
+    /// one (ThreadSanitizer runs this).
+    @Test(arguments: [#"{"first":{"v":1},"second":{"v":2},"n":"5"}"#, #"{"first":{"v":1},"second":{"v":2},"n":5}"#])
+    func keptSuperDecodersReadFromEightTasksAtOnce(json: String) async throws {
         let keeper = try LenientJSONDecoder().decode(KeepsSuperDecoders.self, from: Data(json.utf8))
         #expect(keeper.n == 5)
         let kept = keeper.decoders.map(KeptDecoder.init)
         let values = try await withThrowingTaskGroup(of: Int?.self) { group in
-            for task in 0..<8 {
-                let decoder = kept[task % 2].decoder
-                let box = KeptDecoder(decoder: decoder)
+            // Each task its own decoder, as each of Foundation's super decoders is its own.
+            for box in kept {
                 group.addTask {
                     let keyed = try box.decoder.container(keyedBy: KeepsSuperDecoders.ChildKeys.self)
                     var last: Int?
