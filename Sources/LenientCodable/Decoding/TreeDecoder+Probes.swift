@@ -123,9 +123,8 @@ extension TreeDecoder {
         // and counting would leave the model's own probe to forgiveness. Answered as Foundation,
         // the call fails again on the value it failed on; on a value that only loose matching
         // found, it answers as it would have had the key been spelled as the model spells it.
-        // Answered only while this type's own decode runs (``answeringCalls(of:_:)``): a type
-        // around it that reads the same value as the same type, after it, is forgiven as any
-        // reader is, not failed as the probe was.
+        // Each names the types whose decode made it: in a pass that forgives every call, these
+        // are still answered while one of them decodes (``answeringCalls(of:_:)``).
         for call in failed {
             if caughtCalls[call]?.always == true {
                 if caughtCalls[call]?.owners.contains(owner) == false { caughtCalls[call]?.owners.append(owner) }
@@ -213,8 +212,8 @@ extension TreeDecoder {
         let occurrences: [Bool]
         var seen: Int
         /// Whether every call with the identity is answered, however many come
-        /// (``keepEveryFailedCall(loggedFrom:owner:)``), while the decode of one of ``owners``
-        /// is under way.
+        /// (``keepEveryFailedCall(loggedFrom:owner:)``); where ``answersCaughtCalls`` is off,
+        /// while the decode of one of ``owners`` is under way.
         var always = false
         /// For a call answered ``always``: the types whose decode without loose matching made it.
         var owners: [FoundationAttempt] = []
@@ -239,14 +238,14 @@ extension TreeDecoder {
     /// file); counts the call.
     @inline(__always)
     func isCaught(_ call: @autoclosure () -> ProbeCall) -> Bool {
-        hasCaughtCalls && !inFoundationPass && answersCaughtCalls && takeCaughtOccurrence(of: call())
+        hasCaughtCalls && !inFoundationPass && takeCaughtOccurrence(of: call())
     }
 
     /// ``isCaught(_:)`` for a found value, out of line: the hot paths that call it test
     /// ``hasCaughtCalls`` first.
     @inline(never)
     func isCaughtCall(node: Int, type: Any.Type) -> Bool {
-        !inFoundationPass && answersCaughtCalls
+        !inFoundationPass
             && takeCaughtOccurrence(of: ProbeCall(node: node, missingKey: nil, type: ObjectIdentifier(type)))
     }
 
@@ -255,7 +254,7 @@ extension TreeDecoder {
     /// model went on after (``keepEveryFailedCall(loggedFrom:owner:)``).
     @inline(never)
     func isCaughtMissingKey(in object: Int, key: String, type: Any.Type) -> Bool {
-        !inFoundationPass && answersCaughtCalls
+        !inFoundationPass
             && takeCaughtOccurrence(of: ProbeCall(node: object, missingKey: key, type: ObjectIdentifier(type)))
     }
 
@@ -263,17 +262,21 @@ extension TreeDecoder {
     private func takeCaughtOccurrence(of call: ProbeCall) -> Bool {
         guard let known = caughtCalls[call] else {
             // A call through a super decoder is answered as its probe host's pass answered it.
-            guard let host = probeHost, !isAfterDecode, host.hasCaughtCalls, !host.inFoundationPass,
-                host.answersCaughtCalls
-            else {
+            guard let host = probeHost, !isAfterDecode, host.hasCaughtCalls, !host.inFoundationPass else {
                 return false
             }
             return host.takeCaughtOccurrence(of: call)
         }
         if known.always {
+            // Any such call, a probe of the type around the retried one included, which Foundation
+            // answers alike. In the pass that runs again forgiving every call because answering
+            // one failed it (``answersCaughtCalls`` off), still those of the retried type's own
+            // decode: a read of its value by the type around it no longer costs it its probes.
+            if answersCaughtCalls { return true }
             let active = activeRetries
             return known.owners.contains { active[$0] != nil }
         }
+        guard answersCaughtCalls else { return false }
         caughtCalls[call]?.seen += 1
         return known.seen < known.occurrences.count && known.occurrences[known.seen]
     }

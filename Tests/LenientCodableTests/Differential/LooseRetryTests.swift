@@ -431,6 +431,40 @@ struct LooseRetryTests {
         }
     }
 
+    /// Reads the inner model, then probes the inner model's `v` itself, as `Int`; `n` may need
+    /// forgiving.
+    struct ProbesTheProbedValue: Decodable {
+        var inner: ExtraProbe
+        var v: Int?
+        var n: Int
+        enum CodingKeys: String, CodingKey { case inner, n }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            inner = try container.decode(ExtraProbe.self, forKey: .inner)
+            let nested = try container.nestedContainer(keyedBy: ExtraProbe.CodingKeys.self, forKey: .inner)
+            v = try? nested.decode(Int.self, forKey: .v)
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    /// A type around a retried one that probes the same value as the same type gets Foundation's
+    /// answer, as the retried type's own probe does: `"5"` is no `Int` for either, also in the
+    /// forgiving pass of the type around it (`"n": "6"`).
+    @Test(arguments: [#"{"inner":{"v":"5","Count":"7"},"n":6}"#, #"{"inner":{"v":"5","Count":"7"},"n":"6"}"#])
+    func aProbeOfTheSameValueByTheTypeAroundItKeepsFoundationsAnswer(json: String) throws {
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(
+            ProbesTheProbedValue.self, from: Data(json.utf8))
+        #expect(value.v == nil)
+        #expect(value.inner.v == "str 5")
+        #expect(value.inner.count == 7)
+        #expect(value.n == 6)
+        #expect(!report.issues.contains { $0.jsonPath == "inner.v" })
+        let clean = Data(#"{"inner":{"v":"5"},"n":6}"#.utf8)
+        let foundation = try JSONDecoder().decode(ProbesTheProbedValue.self, from: clean)
+        #expect(foundation.v == nil && foundation.inner.v == "str 5")
+    }
+
     /// The answers kept for a retried type's probes are its own: a type around it that reads
     /// the same value as the same type, after it, is forgiven as any reader is, and the inner
     /// type keeps the value it has alone.
