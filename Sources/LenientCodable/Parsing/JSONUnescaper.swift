@@ -76,7 +76,9 @@ enum JSONUnescaper {
     /// The index of the first backslash at or after `start`, looking at eight bytes per step;
     /// when fewer than eight bytes remain, the index where the words stopped (the caller's byte
     /// loop finishes the job). Escaped text is mostly runs between escapes (`http:\/\/t.co\/…`,
-    /// or long text with a `\n`), which a byte loop walked one byte at a time.
+    /// or long text with a `\n`), which a byte loop walked one byte at a time. `raw` is read
+    /// during the call only, within its count; the caller's node text, which the tree's storage
+    /// keeps.
     @inline(__always)
     private static func nextBackslash(in raw: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = raw.baseAddress else { return start }
