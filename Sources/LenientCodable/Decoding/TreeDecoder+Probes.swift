@@ -53,13 +53,19 @@ extension TreeDecoder {
     /// chain too (``probeHost``), at the level of the model that asked for the super decoder.
     @inline(never)
     func recordFailedCall(_ call: ProbeCall) {
+        // A call that failed on a value found under another spelling (its key read loosely).
+        let failedLoosely = call.missingKey == nil && call.node > 0 && looselyReadKeys.contains(call.node &- 1)
         if let host = probeHost {
             // A super decoder kept past the decode logs nothing (``decodeIsOver``).
             guard !isAfterDecode else { return }
-            if host.inFoundationPass { host.recordFailedCall(call, level: host.modelLevel &+ modelLevel) }
+            if host.inFoundationPass {
+                host.recordFailedCall(call, level: host.modelLevel &+ modelLevel)
+                if failedLoosely { host.looseFailures &+= 1 }
+            }
         }
         guard inFoundationPass else { return }
         recordFailedCall(call, level: modelLevel)
+        if failedLoosely { looseFailures &+= 1 }
     }
 
     private func recordFailedCall(_ call: ProbeCall, level: Int) {

@@ -378,10 +378,15 @@ extension TreeDecoder {
         let before = refusals
         let mark = reportMark
         let looseBefore = looseMatches
+        let looseFailuresBefore = looseFailures
         let logged = (callLogCount, logsCalls)
         modelLevel &+= 1
         defer { modelLevel &-= 1 }
         do {
+            // A call inside that failed on a value found under another spelling and was caught
+            // (``looseFailures``) is answered for by the outermost type of the pass, once
+            // (``decodeFoundationFirstOnce(_:at:path:isCurrent:)``): looking here would cost every
+            // value of every document a copy of its value.
             return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
             // A value that was not decoded leaves nothing in the report (a probe's `try?`).
@@ -390,10 +395,16 @@ extension TreeDecoder {
             // metadata on every call.
             if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
                 do {
-                    return try decodeAfterFailedLooseMatch(
+                    let value = try decodeAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
                         logged: logged)
-                } catch {}
+                    // Its loose matches answered for here: no type around it need look again.
+                    looseFailures = looseFailuresBefore
+                    return value
+                } catch {
+                    // Foundation fails it too: its failure is not loose matching's.
+                    looseFailures = looseFailuresBefore
+                }
             }
             if refusals != before { rememberFoundationFailure(of: T.self, at: index, error) }
             throw error
@@ -493,6 +504,47 @@ extension TreeDecoder {
             return foundations
         }
     }
+
+    /// The outermost type of a Foundation-like pass, which succeeded though a call inside it
+    /// failed on a value found under another spelling (``looseFailures``), a failure the model
+    /// caught where Foundation, which does not see the key, succeeds: a model's own
+    /// `init(from:)` called directly behind `try?` (`kid = try? Kid(from:
+    /// container.superDecoder(forKey: .kid))`, `try? Meta(from: decoder)`), which no type
+    /// boundary of the decoder's sees, so the pass around it succeeds with `nil` where Foundation
+    /// has a value. So the type is decoded as after a failed loose
+    /// match (``decodeAfterFailedLooseMatch(_:failure:at:path:isCurrent:refusalsBefore:logged:)``):
+    /// without loose matching, then with it and forgiveness, each call that failed without it
+    /// answered as it failed there. Where Foundation fails the type, the value the pass made
+    /// stands, with what it reported and read.
+    @inline(never)
+    private func decodeAfterSucceededLooseMatch<T: Decodable>(
+        _ type: T.Type, value: T, at index: Int, path: CodingPathNode, isCurrent: Bool, refusalsBefore before: Int,
+        reportMark mark: Int
+    ) -> T {
+        let passIssues = report.map { Array($0.issues[mark...]) } ?? []
+        var cost = 0
+        let passLooseReads = looseReads(inside: index, cost: &cost)
+        looseBookkeepingBudget -= cost
+        let passCounts = (keysFound, missingValuesDefaulted)
+        let passRefusals = refusals
+        rollbackReport(to: mark)
+        do {
+            return try decodeAtTopAfterFailedLooseMatch(
+                type, failure: PassSucceededAfterLooseMatch(), at: index, path: path, isCurrent: isCurrent,
+                refusalsBefore: before)
+        } catch {
+            rollbackReport(to: mark)
+            report?.issues.append(contentsOf: passIssues)
+            for key in passLooseReads { looselyReadKeys.insert(key) }
+            (keysFound, missingValuesDefaulted) = passCounts
+            refusals = passRefusals
+            return value
+        }
+    }
+
+    /// What ``decodeAfterSucceededLooseMatch(_:value:at:path:isCurrent:refusalsBefore:reportMark:)``
+    /// remembers a type's pass ended with: it did not fail, but loose matching may have changed it.
+    struct PassSucceededAfterLooseMatch: Error {}
 
     /// Foundation's value of a type at a node, from its decode after a failed loose match, for
     /// the decode without loose matching of a type around it: taken once, with what it reported.
@@ -697,6 +749,7 @@ extension TreeDecoder {
         }
         let before = refusals
         let looseBefore = looseMatches
+        let looseFailuresBefore = looseFailures
         let work = containersMade
         let rewrites = rewriteBudget
         inFoundationPass = true
@@ -706,6 +759,14 @@ extension TreeDecoder {
             let value = try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent)
             inFoundationPass = false
             if logsCalls { endCallLog(passFailed: false) }
+            if looseFailures != looseFailuresBefore {
+                defer { looseFailures = looseFailuresBefore }
+                if !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
+                    return decodeAfterSucceededLooseMatch(
+                        type, value: value, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
+                        reportMark: mark)
+                }
+            }
             return value
         } catch {
             inFoundationPass = false

@@ -544,6 +544,11 @@ final class TreeDecoder: Decoder {
     /// type that failed after one is being decoded again without it
     /// (``decodeFoundationFirst(_:at:path:isCurrent:)``).
     @exclusivity(unchecked) var looseMatches = 0
+    /// How many calls of a Foundation-like pass failed on a value found under another spelling
+    /// (``recordFailedCall(_:)``) and were not answered for at a type's boundary: a pass that
+    /// succeeded though this grew may owe it to a `try?` that caught such a failure
+    /// (``decodeAfterSucceededLooseMatch(_:value:at:path:isCurrent:refusalsBefore:reportMark:)``).
+    @exclusivity(unchecked) var looseFailures = 0
     @exclusivity(unchecked) var suppressesLooseMatching = false
 
     /// The bytes that JSON returned by hooks and transforms may still take, when it differs from

@@ -596,4 +596,57 @@ struct LooseRetryTests {
             #expect(report.issues.map(\.jsonPath) == ["Name"])
         }
     }
+
+    /// Reads `count` only, which may be found only as `Count`.
+    struct Kid: Codable, Equatable {
+        var count: Int?
+    }
+
+    /// Calls `Kid`'s `init(from:)` directly behind `try?`: through `superDecoder(forKey:)`,
+    /// through an unkeyed container's `superDecoder()`, and on its own decoder (flattened).
+    struct CallsInitsDirectly: Decodable {
+        var kid: Kid?
+        var kids: [Kid] = []
+        var flat: Kid?
+        enum CodingKeys: String, CodingKey { case kid, kids }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kid = try? Kid(from: container.superDecoder(forKey: .kid))
+            var list = try container.nestedUnkeyedContainer(forKey: .kids)
+            while !list.isAtEnd {
+                if let kid = try? Kid(from: list.superDecoder()) { kids.append(kid) }
+            }
+            flat = try? Kid(from: decoder)
+        }
+    }
+
+    /// A model's own `init(from:)` called directly behind `try?`, failing its pass only on what
+    /// loose matching found, is no lost value: Foundation, which does not see the key, decodes
+    /// it, and so does the lenient decoder, with what loose matching found forgiven and reported.
+    @Test(arguments: [("2", 2 as Int?), ("x", nil)])
+    func aModelsInitCalledDirectlyBehindTryIsNotLost(count: String, expected: Int?) throws {
+        let json = #"{"kid":{"Count":"\#(count)"},"kids":[{"Count":"\#(count)"},{"count":1}],"Count":"\#(count)"}"#
+        let foundation = try JSONDecoder().decode(CallsInitsDirectly.self, from: Data(json.utf8))
+        #expect(foundation.kid == Kid(count: nil))
+        #expect(foundation.kids == [Kid(count: nil), Kid(count: 1)])
+        #expect(foundation.flat == Kid(count: nil))
+
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(CallsInitsDirectly.self, from: Data(json.utf8))
+        #expect(value.kid == Kid(count: expected))
+        #expect(value.kids == [Kid(count: expected), Kid(count: 1)])
+        #expect(value.flat == Kid(count: expected))
+        #expect(!report.issues.isEmpty)
+        #expect(report.issues.allSatisfy { $0.jsonPath.hasSuffix("Count") })
+
+        // Nested in a model, the outermost type of the pass answers for it.
+        struct Around: Decodable { var inner: CallsInitsDirectly }
+        let around = try LenientJSONDecoder().decode(Around.self, from: Data(#"{"inner":\#(json)}"#.utf8))
+        #expect(around.inner.kid == value.kid && around.inner.kids == value.kids && around.inner.flat == value.flat)
+
+        // Nested in an array, each element the same.
+        let array = try LenientJSONDecoder().decode([CallsInitsDirectly].self, from: Data("[\(json),\(json)]".utf8))
+        #expect(array.count == 2)
+        #expect(array.allSatisfy { $0.kid == Kid(count: expected) && $0.kids == value.kids && $0.flat == value.flat })
+    }
 }
