@@ -45,16 +45,6 @@ struct StackGuard {
     /// which looks only by depth, does not read it: see `TreeEncoder.unguardedDepth`).
     private let start = StackGuard.currentAddress()
 
-    /// The thread whose stack ``floor`` describes, where its bounds could not be known.
-    private var thread: pthread_t?
-    /// The lowest address of the known stack plus its reserve; 0 where it cannot be known.
-    private var floor: UInt = 0
-    /// The reserve above the lowest address of the known stack.
-    private var reserve: UInt = 0
-    /// The address just past the known stack: an address from `floor - reserve` up to here is
-    /// in it, so on the same thread (stacks do not overlap).
-    private var top: UInt = 0
-
     /// A guard for a decode or encode that begins in the caller's frame.
     init(maximumReserve: UInt = 128 * 1024) {
         self.maximumReserve = maximumReserve
@@ -75,31 +65,50 @@ struct StackGuard {
     /// Whether the stack pointer is within the reserve of the current thread's lowest address.
     /// An address in the caller's frame that lies outside the thread's stack (AddressSanitizer
     /// moves locals to a heap of its own) says nothing, and never trips the guard.
-    mutating func isExhausted() -> Bool {
+    ///
+    /// The bounds are the current thread's, whichever thread runs the call: a decoder kept past
+    /// its decode, or an encoder reused from call to call, may be read on a thread that starts
+    /// where an ended thread's stack was, and must not take that stack's bounds for its own.
+    func isExhausted() -> Bool {
         let address = StackGuard.currentAddress()
-        // An address in the stack known already is on its thread: no question to the system. A
-        // decoder read later on another thread finds its address elsewhere and looks again.
-        let lowest = floor &- reserve
-        if !(address >= lowest && address < top) {
-            let current = pthread_self()
-            if floor == 0, let thread, pthread_equal(thread, current) != 0 { return false }
-            thread = current
-            // The refusal's error is built near the end of the stack: what it needs of the
-            // runtime for the first time is made now, while there is room.
-            _ = StackGuard.firstUsesMade
-            if let stack = Thread.isMainThread ? StackGuard.mainThreadStack : StackGuard.currentStack() {
-                reserve = self.reserve(ofStack: stack.size)
-                floor = stack.lowest &+ reserve
-                top = stack.lowest &+ stack.size
-            } else {
-                reserve = 0
-                floor = 0
-                top = 0
-            }
-        }
+        guard let stack = StackGuard.stackOfCurrentThread() else { return false }
         // Within the reserve above the lowest address: below it is not this thread's stack.
-        return address < floor && address &+ reserve >= floor
+        return address >= stack.lowest && address &- stack.lowest < reserve(ofStack: stack.size)
     }
+
+    /// The current thread's stack, looked up once per thread and kept in the thread's own storage,
+    /// which the thread takes with it when it ends: a thread that starts later where its stack
+    /// was (the system reuses the addresses, and thread identifiers too) looks its own up.
+    /// `nil` where the platform does not say.
+    static func stackOfCurrentThread() -> (lowest: UInt, size: UInt)? {
+        if let stored = pthread_getspecific(stackKey) {
+            // The thread's own block, written below by this thread and freed only when it ends.
+            let bounds = stored.assumingMemoryBound(to: UInt.self)
+            return bounds[1] == 0 ? nil : (bounds[0], bounds[1])
+        }
+        // The refusal's error is built near the end of the stack: what it needs of the runtime
+        // for the first time is made now, while there is room.
+        _ = StackGuard.firstUsesMade
+        let stack = Thread.isMainThread ? StackGuard.mainThreadStack : StackGuard.currentStack()
+        // Two words, owned by the thread's slot of `stackKey` from here on: its destructor frees
+        // them when the thread ends. Without them the stack is looked up again next time.
+        if let memory = malloc(2 * MemoryLayout<UInt>.stride) {
+            let bounds = memory.bindMemory(to: UInt.self, capacity: 2)
+            bounds[0] = stack?.lowest ?? 0
+            bounds[1] = stack?.size ?? 0
+            if pthread_setspecific(stackKey, memory) != 0 { free(memory) }
+        }
+        return stack
+    }
+
+    /// The key of each thread's slot for its stack's bounds (``stackOfCurrentThread()``), made
+    /// once per process; a thread's block is freed when the thread ends.
+    private static let stackKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { free($0) }
+        precondition(made == 0, "No thread-local storage left for the stack guard")
+        return key
+    }()
 
     /// The main thread's stack, looked up once: on Linux that reads the process's memory map.
     private static let mainThreadStack = currentStack()

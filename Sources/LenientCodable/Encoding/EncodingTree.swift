@@ -155,9 +155,11 @@ final class EncodingTree {
     /// keeps its unknown members itself. Only changed by single `insert` calls.
     @exclusivity(unchecked) var objectsWithBags: Set<Int32> = []
     /// Keeps the calls off the end of their thread's stack (``TreeEncoder/checkStack(_:depth:suffix:)``).
-    /// What it knows of a thread's stack serves the tree's next calls, and a call on another
-    /// thread finds its address outside that stack and looks again. Only used by the encoders of
-    /// the call under way, one at a time, so exempt from the dynamic exclusivity check.
+    /// It keeps nothing of a thread: each check asks the bounds of the thread it runs on
+    /// (``StackGuard/stackOfCurrentThread()``), so a tree reused on another thread, even one
+    /// whose stack lies where an ended thread's was, checks against its own stack. Only used by
+    /// the encoders of the call under way, one at a time, so exempt from the dynamic exclusivity
+    /// check.
     @exclusivity(unchecked) var stackGuard = StackGuard(maximumReserve: 64 * 1024)
     /// The mutable state of the call, in one allocation.
     private struct State {

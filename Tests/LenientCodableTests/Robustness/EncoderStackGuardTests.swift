@@ -264,4 +264,129 @@ import Testing
             }
         }
     }
+
+    /// A model that keeps its keyed container, to read its child later, on other threads.
+    final class KeepsItsContainer: Decodable, @unchecked Sendable {
+        // Read by one thread at a time: each thread that reads it is waited for before the next.
+        let container: KeyedDecodingContainer<CodingKeys>
+
+        enum CodingKeys: String, CodingKey { case chain }
+
+        init(from decoder: any Decoder) throws {
+            container = try decoder.container(keyedBy: CodingKeys.self)
+        }
+    }
+
+    /// The system gives a thread that starts after a large one has ended the addresses of that
+    /// thread's stack (and may give it its identifier too). An encoder reused from call to call,
+    /// and a container kept past its decode, check each thread against the thread's own stack.
+    /// Here the first thread's stack is a block of 64 MB and the second's a slice of 256 KB in
+    /// its middle, where the system might have put it: the value, 500 levels deep, does not fit
+    /// in the slice in any build, and is refused there. Checked against the first thread's
+    /// stack, it would be encoded, running far past the end of the slice.
+    @Test func aThreadStartedWhereAnEndedThreadsStackWasIsCheckedAgainstItsOwn() throws {
+        let text = Self.nested(Self.levels)
+        let encoder = LenientJSONEncoder()
+        let value = Holder<Node>()
+        let kept = Holder<KeepsItsContainer>()
+        let outcomes = Holder<[Outcome]>()
+        outcomes.value = []
+        let large = 64 << 20
+        let small = 256 << 10
+        // The two threads' stacks, freed once both have been joined.
+        let block = UnsafeMutableRawPointer.allocate(byteCount: large, alignment: 1 << 16)
+        defer { block.deallocate() }
+        try runOnThread(stack: block, size: large) {
+            value.value = try? LenientJSONDecoder().decode(Node.self, from: Data(text.utf8))
+            kept.value = try? LenientJSONDecoder().decode(
+                KeepsItsContainer.self, from: Data(#"{"chain":\#(text)}"#.utf8))
+            guard let node = value.value, let container = kept.value?.container else { return }
+            outcomes.value?.append(Self.outcome { try encoder.encode(node) })
+            outcomes.value?.append(Self.decodingOutcome { try container.decode(Node.self, forKey: .chain) })
+        }
+        try #require(outcomes.value?.count == 2)
+        for outcome in outcomes.value ?? [] {
+            guard case .encoded = outcome else {
+                Issue.record("Expected the value to be read on the large stack, got \(outcome)")
+                continue
+            }
+        }
+        outcomes.value = []
+        try runOnThread(stack: block + 48 << 20, size: small) {
+            guard let node = value.value, let container = kept.value?.container else { return }
+            outcomes.value?.append(Self.outcome { try encoder.encode(node) })
+            outcomes.value?.append(Self.decodingOutcome { try container.decode(Node.self, forKey: .chain) })
+        }
+        try #require(outcomes.value?.count == 2)
+        for outcome in outcomes.value ?? [] {
+            guard case .refused(let message) = outcome else {
+                Issue.record("Expected the value to be refused on the small stack, got \(outcome)")
+                continue
+            }
+            #expect(message.contains("levels deep"))
+        }
+        // A value 500 levels deep is released by recursion: on a large stack.
+        try runOnThread(stackSize: 64 << 20) {
+            value.value = nil
+            kept.value = nil
+        }
+    }
+
+    /// ``outcome(_:)`` for a decode: `.encoded` with an empty `Data` for a value decoded (and
+    /// released at once), `.refused` where the stack was nearly spent.
+    static func decodingOutcome(_ body: () throws -> Node) -> Outcome {
+        do {
+            let node = try body()
+            // Released by recursion, like every value 500 levels deep: only the small thread's
+            // failure to refuse it gets here, and the test fails then anyway.
+            withExtendedLifetime(node) {}
+            return .encoded(Data())
+        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.contains("stack of this thread") {
+            return .refused(context.debugDescription)
+        } catch {
+            return .otherError("\(error)")
+        }
+    }
+}
+
+/// Runs `body` on a thread whose stack is the `size` bytes at `stack`, which the caller owns and
+/// keeps until this returns, and waits for the thread to end.
+func runOnThread(stack: UnsafeMutableRawPointer, size: Int, _ body: @escaping @Sendable () -> Void) throws {
+    final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    try #require(pthread_attr_setstack(&attributes, stack, size) == 0)
+    // Retained here, and released by the thread that takes it: alive until the thread runs it.
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t?
+    let created = pthread_create(
+        &thread, &attributes,
+        { context in
+            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+    #else
+    var thread = pthread_t()
+    let created = pthread_create(
+        &thread, &attributes,
+        { context in
+            if let context { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
+            return nil
+        }, context)
+    #endif
+    guard created == 0 else {
+        Unmanaged<Body>.fromOpaque(context).release()
+        Issue.record("Could not start a thread: \(created)")
+        return
+    }
+    #if canImport(Darwin)
+    if let thread { pthread_join(thread, nil) }
+    #else
+    pthread_join(thread, nil)
+    #endif
 }
