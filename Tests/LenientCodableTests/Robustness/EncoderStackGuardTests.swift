@@ -341,7 +341,8 @@ import Testing
             // failure to refuse it gets here, and the test fails then anyway.
             withExtendedLifetime(node) {}
             return .encoded(Data())
-        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.contains("stack of this thread") {
+        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.contains("stack of this thread")
+        {
             return .refused(context.debugDescription)
         } catch {
             return .otherError("\(error)")
