@@ -60,17 +60,21 @@ import Foundation
 /// memory its last call used (up to 4 096 JSON values and 256 KiB of output) for its next call
 /// with the same settings, so that encoding a small value allocates almost nothing.
 public final class LenientJSONEncoder: @unchecked Sendable {
-    /// Guards ``settings``, ``configuration``, ``spareRoot`` and ``lastSize``.
+    /// Guards ``settings``, ``configuration``, ``spareTree`` and ``lastSize``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
     /// The settings as calls share them; `nil` after a setting changed, until the next call builds
     /// it again.
     private var configuration: EncoderConfiguration?
-    /// The root encoder of a finished call, with its tree emptied, left for the next call with the
-    /// same configuration: node storage, output buffer, per-type tables and sub-encoders, so that
-    /// a small encode allocates none of them. Calls on other threads at the same time build their
-    /// own.
-    private var spareRoot: TreeEncoder?
+    /// The tree of a finished call, emptied, left for the next call with the same configuration:
+    /// node storage, output buffer and per-type tables, so that a small encode allocates hardly
+    /// any of them. Calls on other threads at the same time build their own.
+    ///
+    /// Only the tree is kept, never an encoder of the call: the call's encoders end with it
+    /// unless user code holds one, and then the tree is not kept either. An encoder kept by a
+    /// `weak` or `unowned` reference, which no uniqueness check sees, so finds its object gone
+    /// rather than writing into the next call's tree.
+    private var spareTree: EncodingTree?
     /// What the last call used, for the size of the next call's tree when it cannot reuse one.
     private var lastSize = EncodingTree.Size()
 
@@ -98,8 +102,8 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         withExtendedLifetime(replaced) {}
     }
 
-    /// The root encoder for a call that starts now, with the settings as they are now: the spare
-    /// one when its tree was built for the current configuration, a new one otherwise.
+    /// The root encoder for a call that starts now, with the settings as they are now: a new one,
+    /// over the spare tree when it was built for the current configuration.
     private func takeRoot() -> TreeEncoder {
         lock.lock()
         let current: EncoderConfiguration
@@ -109,17 +113,16 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             current = EncoderConfiguration(settings: settings)
             configuration = current
         }
-        let spare = spareRoot
-        spareRoot = nil
+        let spare = spareTree
+        spareTree = nil
         let size = lastSize
         lock.unlock()
-        if let spare, spare.tree.configuration === current { return spare }
-        return TreeEncoder(
-            tree: EncodingTree(configuration: current, size: size), node: EncodingTree.root, parent: nil, key: nil)
+        let tree = spare?.configuration === current ? spare! : EncodingTree(configuration: current, size: size)
+        return TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
     }
 
-    /// Keeps the root encoder of a call that has ended as the spare, unless code outside the
-    /// call still holds it or another encoder of its tree, or its configuration is out of date.
+    /// Keeps the tree of a call that has ended as the spare, unless code outside the call still
+    /// holds its root encoder or another encoder of its tree, or its configuration is out of date.
     private func giveBack(_ root: inout TreeEncoder) {
         // An encoder or container that user code kept past the call still writes into the tree,
         // so the tree is theirs and is not reused. Containers hold their encoder, and encoders
@@ -133,7 +136,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         lastSize = size
-        if spareRoot == nil && root.tree.configuration === configuration { spareRoot = root }
+        if spareTree == nil && root.tree.configuration === configuration { spareTree = root.tree }
     }
 
     /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;

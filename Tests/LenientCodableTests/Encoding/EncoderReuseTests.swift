@@ -184,4 +184,55 @@ import Testing
             try await group.waitForAll()
         }
     }
+
+    /// Keeps an encoder of the call by a `weak` reference, which no check of uniqueness sees.
+    final class WeakEncoderBox: @unchecked Sendable {
+        // Written during the encode that fills it, read after it returned, on the same thread.
+        weak var encoder: AnyObject?
+    }
+
+    /// Keeps its encoder weakly: at the top level, the call's root encoder; in an array, the
+    /// encoder of one element.
+    struct WeakKeeper: Encodable {
+        let box: WeakEncoderBox
+        func encode(to encoder: any Encoder) throws {
+            box.encoder = encoder as AnyObject
+            var container = encoder.singleValueContainer()
+            try container.encode("kept")
+        }
+    }
+
+    /// Writes through the encoder a ``WeakEncoderBox`` still reaches, while it is encoded itself.
+    struct WritesThroughAWeakEncoder: Encodable {
+        let box: WeakEncoderBox
+        let items: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(item) }
+            if let kept = box.encoder as? any Encoder {
+                var single = kept.singleValueContainer()
+                try single.encode("written through a weak reference")
+            }
+        }
+    }
+
+    /// Foundation's encoders end with their call: a `weak` reference to one is `nil` afterwards.
+    /// So do this encoder's, though it keeps the call's tree for the next call: one kept alive
+    /// for reuse would write into the next call's tree, over strings that tree had freed (a
+    /// crash), or into that call's output.
+    @Test(arguments: [false, true])
+    func anEncoderKeptWeaklyEndsWithItsCall(atTopLevel: Bool) throws {
+        let encoder = LenientJSONEncoder()
+        let box = WeakEncoderBox()
+        let keeper = WeakKeeper(box: box)
+        let written =
+            atTopLevel ? try encoder.encode(keeper) : try encoder.encode(["padding", "more"].map { _ in keeper })
+        #expect(Self.text(written) == (atTopLevel ? #""kept""# : #"["kept","kept"]"#))
+        #expect(box.encoder == nil)
+        // A later call that writes through whatever the reference still reaches writes nothing.
+        let items = (0..<300).map { "a string the call's tree holds, number \($0)" }
+        let later = try encoder.encode(WritesThroughAWeakEncoder(box: box, items: items))
+        #expect(later == (try JSONEncoder().encode(items)))
+        #expect(Self.text(try encoder.encode(Pair(userID: 3, displayName: "C"))) == #"{"userID":3,"displayName":"C"}"#)
+    }
 }
