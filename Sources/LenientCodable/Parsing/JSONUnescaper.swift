@@ -38,7 +38,7 @@ enum JSONUnescaper {
                 case UInt8(ascii: "r"): put(0x0D)
                 case UInt8(ascii: "t"): put(0x09)
                 case UInt8(ascii: "v") where json5: put(0x0B)
-                case UInt8(ascii: "0") where json5: put(0x00)
+                // No `\0`: the parser refuses a NUL however it is escaped, as Foundation does.
                 case UInt8(ascii: "x") where json5:
                     let value = hex(raw, at: index, digits: 2)
                     for byte in utf8(of: UInt32(value)) { put(byte) }
