@@ -60,21 +60,23 @@ import Foundation
 /// memory its last call used (up to 4 096 JSON values and 256 KiB of output) for its next call
 /// with the same settings, so that encoding a small value allocates almost nothing.
 public final class LenientJSONEncoder: @unchecked Sendable {
-    /// Guards ``settings``, ``configuration``, ``spareTree`` and ``lastSize``.
+    /// Guards ``settings``, ``configuration``, ``spareRoot`` and ``lastSize``.
     private let lock = NSLock()
     private var settings = EncoderSettings()
     /// The settings as calls share them; `nil` after a setting changed, until the next call builds
     /// it again.
     private var configuration: EncoderConfiguration?
-    /// The tree of a finished call, emptied, left for the next call with the same configuration:
-    /// node storage, output buffer and per-type tables, so that a small encode allocates hardly
-    /// any of them. Calls on other threads at the same time build their own.
+    /// The root encoder of a finished call, with its tree emptied, left for the next call with the
+    /// same configuration: node storage, output buffer and per-type tables, so that a small
+    /// encode allocates hardly any of them. Calls on other threads at the same time build their
+    /// own.
     ///
-    /// Only the tree is kept, never an encoder of the call: the call's encoders end with it
-    /// unless user code holds one, and then the tree is not kept either. An encoder kept by a
-    /// `weak` or `unowned` reference, which no uniqueness check sees, so finds its object gone
-    /// rather than writing into the next call's tree.
-    private var spareTree: EncodingTree?
+    /// No encoder that user code was given is ever kept: user code may hold one by a `weak` or
+    /// `unowned` reference, which no check of uniqueness sees, and write through it into the next
+    /// call's tree. So the kept root is one that no user code saw (a value other than an array or
+    /// a dictionary is given a root encoder of its own, ``TreeEncoder/encodeTree(with:for:_:)``),
+    /// and the sub-encoders the call made end with it (``TreeEncoder/dropSpareEncoders()``).
+    private var spareRoot: TreeEncoder?
     /// What the last call used, for the size of the next call's tree when it cannot reuse one.
     private var lastSize = EncodingTree.Size()
 
@@ -102,8 +104,8 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         withExtendedLifetime(replaced) {}
     }
 
-    /// The root encoder for a call that starts now, with the settings as they are now: a new one,
-    /// over the spare tree when it was built for the current configuration.
+    /// The root encoder for a call that starts now, with the settings as they are now: the spare
+    /// one when its tree was built for the current configuration, a new one otherwise.
     private func takeRoot() -> TreeEncoder {
         lock.lock()
         let current: EncoderConfiguration
@@ -113,16 +115,17 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             current = EncoderConfiguration(settings: settings)
             configuration = current
         }
-        let spare = spareTree
-        spareTree = nil
+        let spare = spareRoot
+        spareRoot = nil
         let size = lastSize
         lock.unlock()
-        let tree = spare?.configuration === current ? spare! : EncodingTree(configuration: current, size: size)
-        return TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
+        if let spare, spare.tree.configuration === current { return spare }
+        return TreeEncoder(
+            tree: EncodingTree(configuration: current, size: size), node: EncodingTree.root, parent: nil, key: nil)
     }
 
-    /// Keeps the tree of a call that has ended as the spare, unless code outside the call still
-    /// holds its root encoder or another encoder of its tree, or its configuration is out of date.
+    /// Keeps the root encoder of a call that has ended as the spare, unless code outside the
+    /// call still holds it or another encoder of its tree, or its configuration is out of date.
     private func giveBack(_ root: inout TreeEncoder) {
         // An encoder or container that user code kept past the call still writes into the tree,
         // so the tree is theirs and is not reused. Containers hold their encoder, and encoders
@@ -136,7 +139,8 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         lastSize = size
-        if spareTree == nil && root.tree.configuration === configuration { spareTree = root.tree }
+        root.dropSpareEncoders()
+        if spareRoot == nil && root.tree.configuration === configuration { spareRoot = root }
     }
 
     /// The layout of the output: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`;
@@ -457,8 +461,29 @@ struct EncoderSettings: @unchecked Sendable {
 extension TreeEncoder {
     /// Runs one encode call: builds the tree from the top-level value and checks that it
     /// encoded something. The root's tree must be empty.
+    ///
+    /// `root` may be kept for the next call, so it is handed to `body` only for an array or a
+    /// string-keyed dictionary, whose elements the encoder writes itself, each through an
+    /// encoder of its own: no user code sees the root then. Every other value, whose
+    /// `encode(to:)` is given the root encoder, gets one made for this call, which ends with it.
     static func encodeTree<T>(
         with root: TreeEncoder, for value: T, _ body: (TreeEncoder) throws -> Void
+    ) throws {
+        let tree = root.tree
+        if tree.hasConverters || tree.traits(of: T.self).collection == nil {
+            var own = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
+            defer {
+                // Kept by the value past the call: it may write into the tree later.
+                if !isKnownUniquelyReferenced(&own) { tree.hasOutsideEncoders = true }
+            }
+            return try encodeTree(ofTheCall: own, for: value, body)
+        }
+        try encodeTree(ofTheCall: root, for: value, body)
+    }
+
+    /// ``encodeTree(with:for:_:)`` with the root encoder the value is given.
+    private static func encodeTree<T>(
+        ofTheCall root: TreeEncoder, for value: T, _ body: (TreeEncoder) throws -> Void
     ) throws {
         let tree = root.tree
         // What the runtime makes on the first use of reflection, which the encoder uses on the

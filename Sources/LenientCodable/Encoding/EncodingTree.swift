@@ -118,9 +118,10 @@ struct EncodedNode {
 /// One instance is shared by every encoder and container of a call; nodes refer to each other
 /// by index into ``nodes``. When the call ends and no code outside it holds the tree's root
 /// encoder or any other (see ``hasOutsideEncoders``), the encoder empties the tree (``reset()``)
-/// and gives it to its next call with the same configuration, which so starts with node storage,
-/// an output buffer and tables of types already in place. The call's encoders are not kept: an
-/// encoder held only by a `weak` reference ends with its call instead of reaching the next one.
+/// and gives it, with its root encoder, to its next call with the same configuration, which so
+/// starts with node storage, an output buffer and tables of types already in place. No encoder
+/// that user code was given is kept: one held only by a `weak` reference ends with its call
+/// instead of reaching the next one (``TreeEncoder/encodeTree(with:for:_:)``).
 ///
 /// The nodes and the other state that changes on every value live behind pointers that the
 /// tree allocates itself: a class's `var` properties cost a dynamic exclusivity check on every

@@ -120,6 +120,13 @@ final class TreeEncoder: Encoder {
         spare = encoder
     }
 
+    /// Lets go of the sub-encoders this encoder keeps for reuse, and theirs: once the call has
+    /// ended, an encoder user code was given may be held only by a `weak` or `unowned`
+    /// reference, which must then find it gone rather than reused by a later call.
+    func dropSpareEncoders() {
+        spare = nil
+    }
+
     /// An encoder for `superEncoder()`: handed to the value to keep as it likes, so the tree
     /// is not reused after the call.
     func superEncoder(node: Int32, key: any CodingKey) -> TreeEncoder {
