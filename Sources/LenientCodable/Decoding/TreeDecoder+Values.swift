@@ -717,6 +717,8 @@ extension TreeDecoder {
         throws -> T
     {
         let looseBefore = looseMatches
+        ownPasses &+= 1
+        defer { ownPasses &-= 1 }
         do {
             return try decodeFoundationFirstOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {

@@ -240,6 +240,12 @@ final class TreeDecoder: Decoder {
     /// How many types' `init(from:)` are running in `.lenient`: the level a failed call was made
     /// from (see TreeDecoder+Probes.swift).
     @exclusivity(unchecked) var modelLevel = 0
+    /// How many values this decoder is decoding in two passes of its own (a Foundation-like
+    /// pass, then, where it fails, a forgiving one): nonzero while its passes are under way, so
+    /// that a super decoder made then logs its calls in them and asks them for answers
+    /// (``superDecoder(at:path:)``), rather than in those of the decoder at the root of its chain,
+    /// which are not under way then, or are another value's.
+    @exclusivity(unchecked) var ownPasses = 0
     /// Whether a failed pass left calls to answer as Foundation would (``caughtCalls``).
     @exclusivity(unchecked) var hasCaughtCalls = false
     /// Whether caught calls are answered as Foundation would: not in a pass that runs again
@@ -463,10 +469,11 @@ final class TreeDecoder: Decoder {
             tree: tree, context: context, nodeIndex: index, codingPathNode: path, depthBase: depthBase,
             owner: owner ?? self)
         decoder.takePart(in: self)
-        // It reads this decoder's tree: its calls are logged and answered by the passes here
-        // (which only `.lenient` runs).
+        // It reads this decoder's tree: its calls are logged and answered by the passes under
+        // way (which only `.lenient` runs): this decoder's own, or else those its own probe host
+        // runs.
         if isLenient {
-            decoder.probeHost = probeHost ?? self
+            decoder.probeHost = ownPasses > 0 ? self : probeHost ?? self
             decoder.callLogging |= 2
             decoder.hasCaughtCalls = true
         }

@@ -649,4 +649,66 @@ struct LooseRetryTests {
         #expect(array.count == 2)
         #expect(array.allSatisfy { $0.kid == Kid(count: expected) && $0.kids == value.kids && $0.flat == value.flat })
     }
+
+    /// Calls `Kid`'s `init(from:)` directly behind `try?`, through `superDecoder(forKey:)`.
+    struct HoldsAKidDirectly: Codable, Equatable {
+        var kid: Kid?
+        enum CodingKeys: String, CodingKey { case kid }
+        init(from decoder: any Decoder) throws {
+            kid = try? Kid(from: decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .kid))
+        }
+    }
+
+    /// Decoded through a container, between two direct calls.
+    struct Box: Codable, Equatable {
+        var inner: HoldsAKidDirectly?
+    }
+
+    /// Calls `Box`'s `init(from:)` directly behind `try?`, through `superDecoder(forKey:)`.
+    struct HoldsABoxDirectly: Codable, Equatable {
+        var box: Box?
+        enum CodingKeys: String, CodingKey { case box }
+        init(from decoder: any Decoder) throws {
+            box = try? Box(from: decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .box))
+        }
+    }
+
+    /// Calls `Box`'s `init(from:)` directly behind `try?` for each element of a list.
+    struct ListsBoxesDirectly: Codable, Equatable {
+        var boxes: [Box]
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            boxes = []
+            while !list.isAtEnd {
+                if let box = try? Box(from: list.superDecoder()) { boxes.append(box) }
+            }
+        }
+        func encode(to encoder: any Encoder) throws { try boxes.encode(to: encoder) }
+    }
+
+    /// A direct call inside a type that a direct call decodes through a container: the type in
+    /// the middle takes passes of its own in the super decoder of the outer call, and the inner
+    /// call's failure on what loose matching found is answered for there.
+    @Test(arguments: [("2", 2 as Int?), ("x", nil)])
+    func aDirectCallInsideATypeInsideADirectCallIsNotLost(count: String, expected: Int?) throws {
+        let nested = #"{"box":{"inner":{"kid":{"Count":"\#(count)"}}}}"#
+        let foundation = try JSONDecoder().decode(HoldsABoxDirectly.self, from: Data(nested.utf8))
+        #expect(foundation.box?.inner?.kid == Kid(count: nil))
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(HoldsABoxDirectly.self, from: Data(nested.utf8))
+        #expect(value.box?.inner?.kid == Kid(count: expected))
+        #expect(report.issues.count == 1)
+        #expect(report.issues.allSatisfy { $0.jsonPath == "box.inner.kid.Count" })
+        let again = try LenientJSONDecoder().decode(
+            HoldsABoxDirectly.self, from: try LenientJSONEncoder().encode(value))
+        #expect(again == value)
+
+        let listed = #"[{"inner":{"kid":{"Count":"\#(count)"}}},{"inner":{"kid":{"count":1}}}]"#
+        let foundations = try JSONDecoder().decode(ListsBoxesDirectly.self, from: Data(listed.utf8))
+        #expect(foundations.boxes.map { $0.inner?.kid } == [Kid(count: nil), Kid(count: 1)])
+        let list = try LenientJSONDecoder().decode(ListsBoxesDirectly.self, from: Data(listed.utf8))
+        #expect(list.boxes.map { $0.inner?.kid } == [Kid(count: expected), Kid(count: 1)])
+        let listAgain = try LenientJSONDecoder().decode(
+            ListsBoxesDirectly.self, from: try LenientJSONEncoder().encode(list))
+        #expect(listAgain == list)
+    }
 }
