@@ -763,7 +763,10 @@ extension TreeDecoder {
             if logsCalls { endCallLog(passFailed: false) }
             if looseFailures != looseFailuresBefore {
                 defer { looseFailures = looseFailuresBefore }
-                if !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
+                // Paid for before it starts, by the value's nodes: a chain whose every level calls
+                // such an `init(from:)` retries each level's subtree inside the retry of the level
+                // around it, and without the budget would cost the cube of its depth.
+                if !suppressesLooseMatching, looseBookkeepingBudget > 0, spendRetryBudget(on: index) {
                     return decodeAfterSucceededLooseMatch(
                         type, value: value, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
                         reportMark: mark)
