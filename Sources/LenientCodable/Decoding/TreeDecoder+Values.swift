@@ -717,6 +717,9 @@ extension TreeDecoder {
         throws -> T
     {
         let looseBefore = looseMatches
+        if decodeIsOver && ownPasses == 0 {
+            return try decodeInLatePass(type, at: index, path: path, isCurrent: isCurrent)
+        }
         ownPasses &+= 1
         defer { ownPasses &-= 1 }
         do {
@@ -735,6 +738,23 @@ extension TreeDecoder {
                 throw failure
             }
         }
+    }
+
+    /// ``decodeFoundationFirst(_:at:path:isCurrent:)`` for a value that the document's decoder,
+    /// kept past its decode call, decodes for a kept container: in a ``LatePass`` of its own.
+    @inline(never)
+    private func decodeInLatePass<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> T {
+        let pass = LatePass()
+        currentLatePass = pass
+        defer {
+            pass.isOver = true
+            currentLatePass = nil
+        }
+        ownPasses &+= 1
+        defer { ownPasses &-= 1 }
+        return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
     }
 
     private func decodeFoundationFirstOnce<T: Decodable>(

@@ -453,8 +453,28 @@ final class TreeDecoder: Decoder {
     /// starts a pass of its own (`decode(Inner.self, forKey:)`) logs and answers in it as before.
     @exclusivity(unchecked) var decodeIsOver = false
 
-    /// Whether the decode call of this decoder's document has returned (``decodeIsOver``).
-    var isAfterDecode: Bool { (owner ?? self).decodeIsOver }
+    /// Whether the decode call of this decoder's document has returned (``decodeIsOver``), and
+    /// this decoder was not made in a pass that its document's decoder runs after it and that is
+    /// still under way (``LatePass``): a kept container's `decode(Inner.self, forKey:)` runs
+    /// passes of its own, and the super decoders made in them take part as during the decode.
+    var isAfterDecode: Bool {
+        guard (owner ?? self).decodeIsOver else { return false }
+        if let latePass, !latePass.isOver { return false }
+        return true
+    }
+
+    /// A pass that a document's decoder, kept past its decode call, runs for a value a kept
+    /// container reads: its super decoders take part in it until it ends. Set over once, by the
+    /// thread that ran the pass, as the value it decoded is returned; a super decoder made in it
+    /// reaches another thread only after that, through the value.
+    final class LatePass {
+        var isOver = false
+    }
+
+    /// For the document's decoder: the pass under way after its decode call, if any.
+    @exclusivity(unchecked) var currentLatePass: LatePass?
+    /// For a super decoder: the pass after the decode call it was made in, if any.
+    @exclusivity(unchecked) var latePass: LatePass?
 
     /// For a super decoder: the decoder that handed it out, which counts its refusals, so that
     /// a pass under way there sees what a superclass's `init(from:)` was refused. The super
@@ -474,6 +494,7 @@ final class TreeDecoder: Decoder {
         // runs.
         if isLenient {
             decoder.probeHost = ownPasses > 0 ? self : probeHost ?? self
+            decoder.latePass = owner == nil ? currentLatePass : latePass
             decoder.callLogging |= 2
             decoder.hasCaughtCalls = true
         }

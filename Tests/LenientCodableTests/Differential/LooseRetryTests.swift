@@ -711,4 +711,31 @@ struct LooseRetryTests {
             ListsBoxesDirectly.self, from: try LenientJSONEncoder().encode(list))
         #expect(listAgain == list)
     }
+
+    /// Keeps its container, to read `HoldsAKidDirectly` from it after the decode.
+    final class KeepsItsContainer: Decodable, @unchecked Sendable {
+        // Read by the test's thread only, after the decode returned.
+        let container: KeyedDecodingContainer<CodingKeys>
+        enum CodingKeys: String, CodingKey { case inner }
+        init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: CodingKeys.self) }
+    }
+
+    /// A kept container's read after the decode runs passes of its own, as the decode did: a
+    /// direct call inside the value it reads, failing only on what loose matching found, is
+    /// answered for there too, and its value is Foundation's, or forgiven where loose matching
+    /// found a usable one.
+    @Test(arguments: [("2", 2 as Int?), ("x", nil)])
+    func aDirectCallReadThroughAKeptContainerIsNotLost(count: String, expected: Int?) throws {
+        let json = Data(#"{"inner":{"kid":{"Count":"\#(count)"}}}"#.utf8)
+        let foundation = try JSONDecoder().decode(KeepsItsContainer.self, from: json)
+        #expect(try foundation.container.decode(HoldsAKidDirectly.self, forKey: .inner).kid == Kid(count: nil))
+        let kept = try LenientJSONDecoder().decode(KeepsItsContainer.self, from: json)
+        for _ in 0..<2 {
+            let inner = try kept.container.decode(HoldsAKidDirectly.self, forKey: .inner)
+            #expect(inner.kid == Kid(count: expected))
+            #expect(
+                try LenientJSONDecoder().decode(HoldsAKidDirectly.self, from: LenientJSONEncoder().encode(inner))
+                    == inner)
+        }
+    }
 }

@@ -392,4 +392,45 @@ extension ConcurrencyTests {
         }
         #expect(values.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 1, 1, 1, 2, 2, 2, 2])
     }
+
+    /// Keeps its container, to read `KeepsSuperDecoders` from it after the decode.
+    final class KeepsItsContainer: Decodable, @unchecked Sendable {
+        enum CodingKeys: String, CodingKey { case inner }
+        // Read by the test's thread only; the decoders it hands out go to the tasks.
+        let container: KeyedDecodingContainer<CodingKeys>
+        init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: CodingKeys.self) }
+    }
+
+    /// Super decoders made in the passes a kept container's reads run after the decode take part
+    /// in those passes; each pass is over before its value is returned, and the super decoders
+    /// kept in the value, read from many tasks at once, no longer ask or count in the decoder of
+    /// the document, which meanwhile runs a pass for another read (ThreadSanitizer runs this).
+    @Test func superDecodersKeptFromReadsAfterTheDecodeReadFromEightTasksAtOnce() async throws {
+        let json = #"{"inner":{"first":{"v":1},"second":{"v":2},"n":"5"}}"#
+        let kept = try LenientJSONDecoder().decode(KeepsItsContainer.self, from: Data(json.utf8))
+        let values = try (0..<8).map { _ in
+            try kept.container.decode(KeepsSuperDecoders.self, forKey: .inner)
+        }
+        #expect(values.allSatisfy { $0.n == 5 })
+        let boxes = values.flatMap(\.decoders).map(KeptDecoder.init)
+        let reads = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for box in boxes {
+                group.addTask {
+                    let keyed = try box.decoder.container(keyedBy: KeepsSuperDecoders.ChildKeys.self)
+                    var last: Int?
+                    for _ in 0..<50 {
+                        _ = try? keyed.decode(Bool.self, forKey: .v)
+                        last = try keyed.decode(Int.self, forKey: .v)
+                    }
+                    return last
+                }
+            }
+            // The document's decoder runs a pass of its own meanwhile, for another read.
+            let more = try kept.container.decode(KeepsSuperDecoders.self, forKey: .inner)
+            #expect(more.n == 5)
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(reads.count == 64)
+        #expect(reads.filter { $0 == 1 }.count == 32 && reads.filter { $0 == 2 }.count == 32)
+    }
 }
