@@ -115,7 +115,7 @@ struct StackGuard {
 
     /// Whether what the runtime makes on first use, and a refusal or an encode needs near the end
     /// of the stack, has been made once in this process: the storage of the first
-    /// `[any CodingKey]` with an element (a refusal's coding path), and the boxes through which
+    /// `[any CodingKey]` with an element (a refusal's coding path), the refusals' errors, and the boxes through which
     /// a `Mirror`'s children are first iterated (the encoder reflects the first value of each
     /// type after its members, at the deepest level it reaches), and the objects
     /// `encodeToJSONObject` makes. Each first use goes through tens of kilobytes of the runtime's
@@ -133,7 +133,18 @@ struct StackGuard {
         let structMembers = Mirror(reflecting: ReflectedStruct()).children.contains { $0.label == nil }
         // What `encodeToJSONObject` makes at the deepest level of its value.
         let objects: [Any] = [NSNumber(value: true), NSNull(), ["": NSNumber(value: 1)] as [String: Any]]
-        return !path.isEmpty || classMembers || structMembers || objects.isEmpty
+        // The bounds of a thread, as each check reads them (an optional of a tuple, whose metadata
+        // a build without optimization makes on first use).
+        let bounds: (lowest: UInt, size: UInt)? = currentStack()
+        // The refusals themselves, an encode's and a decode's, as the guard's callers build them,
+        // with their coding paths put together and put in order.
+        let keys: [any CodingKey] = path + path
+        let ordered: [any CodingKey] = keys.reversed()
+        let refusals: [any Error] = [
+            EncodingError.invalidValue(0, .init(codingPath: path + [], debugDescription: "")),
+            DecodingError.dataCorrupted(.init(codingPath: path + [], debugDescription: "")),
+        ]
+        return !ordered.isEmpty || bounds == nil || classMembers || structMembers || objects.isEmpty || refusals.isEmpty
     }
 
     /// An address in the caller's frame.
