@@ -362,7 +362,11 @@ extension TreeDecoder {
     func decodeWithInit<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool) throws -> T
     {
         guard isLenient else { return try decodeWithInitOnce(type, at: index, path: path, isCurrent: isCurrent) }
-        if inFoundationPass { return try decodeInFoundationPass(type, at: index, path: path, isCurrent: isCurrent) }
+        // A super decoder made in a pass that ended with the decode still says it is in one: kept,
+        // it reads a model in passes of its own (``decodeInLatePass(_:at:path:isCurrent:)``).
+        if inFoundationPass, probeHost == nil || !isAfterDecode {
+            return try decodeInFoundationPass(type, at: index, path: path, isCurrent: isCurrent)
+        }
         return try decodeFoundationFirst(type, at: index, path: path, isCurrent: isCurrent)
     }
 
@@ -717,7 +721,7 @@ extension TreeDecoder {
         throws -> T
     {
         let looseBefore = looseMatches
-        if decodeIsOver && ownPasses == 0 {
+        if ownPasses == 0 && isAfterDecode {
             return try decodeInLatePass(type, at: index, path: path, isCurrent: isCurrent)
         }
         ownPasses &+= 1
@@ -740,8 +744,9 @@ extension TreeDecoder {
         }
     }
 
-    /// ``decodeFoundationFirst(_:at:path:isCurrent:)`` for a value that the document's decoder,
-    /// kept past its decode call, decodes for a kept container: in a ``LatePass`` of its own.
+    /// ``decodeFoundationFirst(_:at:path:isCurrent:)`` for a value that a decoder kept past the
+    /// decode call (the document's, or a super decoder) decodes for a kept container: in a
+    /// ``LatePass`` of its own.
     @inline(never)
     private func decodeInLatePass<T: Decodable>(
         _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool

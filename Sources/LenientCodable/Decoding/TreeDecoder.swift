@@ -234,7 +234,8 @@ final class TreeDecoder: Decoder {
         var sink = isAfterDecode ? nil : refusalSink
         while let decoder = sink {
             decoder[keyPath: counter] &+= 1
-            sink = decoder.refusalSink
+            // A decoder kept past the decode, running a late pass of its own, is the last.
+            sink = decoder.isAfterDecode ? nil : decoder.refusalSink
         }
     }
     /// How many types' `init(from:)` are running in `.lenient`: the level a failed call was made
@@ -439,7 +440,8 @@ final class TreeDecoder: Decoder {
             var sink = isAfterDecode ? nil : refusalSink
             while let decoder = sink {
                 decoder.refusals &+= 1
-                sink = decoder.refusalSink
+                // A decoder kept past the decode, running a late pass of its own, is the last.
+                sink = decoder.isAfterDecode ? nil : decoder.refusalSink
             }
         }
         return false
@@ -471,7 +473,8 @@ final class TreeDecoder: Decoder {
         var isOver = false
     }
 
-    /// For the document's decoder: the pass under way after its decode call, if any.
+    /// For a decoder kept past the decode (the document's or a super decoder): the pass under way
+    /// that it runs after the decode call, if any.
     @exclusivity(unchecked) var currentLatePass: LatePass?
     /// For a super decoder: the pass after the decode call it was made in, if any.
     @exclusivity(unchecked) var latePass: LatePass?
@@ -494,7 +497,7 @@ final class TreeDecoder: Decoder {
         // runs.
         if isLenient {
             decoder.probeHost = ownPasses > 0 ? self : probeHost ?? self
-            decoder.latePass = owner == nil ? currentLatePass : latePass
+            decoder.latePass = currentLatePass ?? latePass
             decoder.callLogging |= 2
             decoder.hasCaughtCalls = true
         }
@@ -605,7 +608,8 @@ final class TreeDecoder: Decoder {
         while let decoder = sink {
             decoder.rewriteBudget -= bytes
             withinBudget = withinBudget && decoder.rewriteBudget >= 0
-            sink = decoder.refusalSink
+            // A decoder kept past the decode, running a late pass of its own, is the last.
+            sink = decoder.isAfterDecode ? nil : decoder.refusalSink
         }
         return withinBudget
     }

@@ -720,6 +720,15 @@ struct LooseRetryTests {
         init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: CodingKeys.self) }
     }
 
+    /// Calls `KeepsItsContainer`'s `init(from:)` directly behind `try?`, through a super decoder.
+    struct HoldsAKeptContainer: Decodable {
+        var kept: KeepsItsContainer?
+        enum CodingKeys: String, CodingKey { case k }
+        init(from decoder: any Decoder) throws {
+            kept = try? KeepsItsContainer(from: decoder.container(keyedBy: CodingKeys.self).superDecoder(forKey: .k))
+        }
+    }
+
     /// A kept container's read after the decode runs passes of its own, as the decode did: a
     /// direct call inside the value it reads, failing only on what loose matching found, is
     /// answered for there too, and its value is Foundation's, or forgiven where loose matching
@@ -730,8 +739,13 @@ struct LooseRetryTests {
         let foundation = try JSONDecoder().decode(KeepsItsContainer.self, from: json)
         #expect(try foundation.container.decode(HoldsAKidDirectly.self, forKey: .inner).kid == Kid(count: nil))
         let kept = try LenientJSONDecoder().decode(KeepsItsContainer.self, from: json)
-        for _ in 0..<2 {
-            let inner = try kept.container.decode(HoldsAKidDirectly.self, forKey: .inner)
+        // The same container, of a super decoder: the model that keeps it is called directly.
+        let held = try #require(
+            try LenientJSONDecoder().decode(
+                HoldsAKeptContainer.self, from: Data(#"{"k":\#(String(decoding: json, as: UTF8.self))}"#.utf8)
+            ).kept)
+        for container in [kept.container, held.container] {
+            let inner = try container.decode(HoldsAKidDirectly.self, forKey: .inner)
             #expect(inner.kid == Kid(count: expected))
             #expect(
                 try LenientJSONDecoder().decode(HoldsAKidDirectly.self, from: LenientJSONEncoder().encode(inner))
