@@ -414,7 +414,8 @@ public final class LenientJSONEncoder: @unchecked Sendable {
         var root = takeRoot()
         defer { giveBack(&root) }
         let tree = root.tree
-        try TreeEncoder.encodeTree(with: root, for: value) { encoder in
+        // The value's own `encode(to:configuration:)` is given the root, whatever its type.
+        try TreeEncoder.encodeTree(with: root, for: value, writesItself: false) { encoder in
             try encoder.encode(value, configuration: configuration)
         }
         return try TreeEncoder.write(tree, topLevelValue: value)
@@ -466,11 +467,13 @@ extension TreeEncoder {
     /// string-keyed dictionary, whose elements the encoder writes itself, each through an
     /// encoder of its own: no user code sees the root then. Every other value, whose
     /// `encode(to:)` is given the root encoder, gets one made for this call, which ends with it.
+    /// `writesItself` `false` says that `body` gives the root to the value's own code whatever
+    /// its type.
     static func encodeTree<T>(
-        with root: TreeEncoder, for value: T, _ body: (TreeEncoder) throws -> Void
+        with root: TreeEncoder, for value: T, writesItself: Bool = true, _ body: (TreeEncoder) throws -> Void
     ) throws {
         let tree = root.tree
-        if tree.hasConverters || tree.traits(of: T.self).collection == nil {
+        if !writesItself || tree.hasConverters || tree.traits(of: T.self).collection == nil {
             var own = TreeEncoder(tree: tree, node: EncodingTree.root, parent: nil, key: nil)
             defer {
                 // Kept by the value past the call: it may write into the tree later.

@@ -456,17 +456,17 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var decodeIsOver = false
 
     /// Whether the decode call of this decoder's document has returned (``decodeIsOver``), and
-    /// this decoder was not made in a pass that its document's decoder runs after it and that is
-    /// still under way (``LatePass``): a kept container's `decode(Inner.self, forKey:)` runs
-    /// passes of its own, and the super decoders made in them take part as during the decode.
+    /// this decoder was not made in a pass that a decoder kept past it runs and that is still
+    /// under way (``LatePass``): a kept container's `decode(Inner.self, forKey:)` runs passes of
+    /// its own, and the super decoders made in them take part as during the decode.
     var isAfterDecode: Bool {
         guard (owner ?? self).decodeIsOver else { return false }
         if let latePass, !latePass.isOver { return false }
         return true
     }
 
-    /// A pass that a document's decoder, kept past its decode call, runs for a value a kept
-    /// container reads: its super decoders take part in it until it ends. Set over once, by the
+    /// A pass that a decoder kept past its decode call (the document's, or a super decoder) runs
+    /// for a value a kept container reads: its super decoders take part in it until it ends. Set over once, by the
     /// thread that ran the pass, as the value it decoded is returned; a super decoder made in it
     /// reaches another thread only after that, through the value.
     final class LatePass {
