@@ -280,14 +280,19 @@ extension TreeDecoder {
     /// `.droppedElement` otherwise.
     func recordDropped(_ error: any Error, path: CodingPathNode, found index: Int) {
         if TreeDecoder.isRejection(error, at: path) {
-            record(.rejected, path: path, found: index, "Left out the element: \(TreeDecoder.reason(error)).")
+            record(.rejected, path: path, found: index, "Left out the element: \(TreeDecoder.reason(error, under: path)).")
         } else {
-            record(.droppedElement, path: path, found: index, "Dropped element: \(TreeDecoder.reason(error)).")
+            record(.droppedElement, path: path, found: index, "Dropped element: \(TreeDecoder.reason(error, under: path)).")
         }
     }
 
-    /// A short reason for a failure, for report messages.
-    static func reason(_ error: any Error) -> String {
+    /// A short reason for a failure, for report messages. Where the failure lies below `issuePath`,
+    /// the path of the value the report entry is about, the reason names only the keys below it
+    /// (`(at count)` in an entry about `items[2]`), and none when the failure is at the value
+    /// itself: the entry already gives its path. Whole paths in every entry of a deep chain of
+    /// forgiven values would make the report's text, and the time to write it, grow with the
+    /// square of the depth.
+    static func reason(_ error: any Error, under issuePath: CodingPathNode = .root) -> String {
         let text: String
         switch error {
         case DecodingError.keyNotFound(let key, let context):
@@ -298,9 +303,8 @@ extension TreeDecoder {
             DecodingError.dataCorrupted(let context):
             var sentence = context.debugDescription
             if sentence.hasSuffix(".") { sentence.removeLast() }
-            text =
-                context.codingPath.isEmpty
-                ? sentence : "\(sentence) (at \(CodingPathNode.reportPath(of: context.codingPath)))"
+            let keys = CodingPathNode.keys(of: context.codingPath, below: issuePath)
+            text = keys.isEmpty ? sentence : "\(sentence) (at \(CodingPathNode.reportPath(of: keys)))"
         default:
             text = String(describing: error)
         }
@@ -437,9 +441,26 @@ extension Set: LenientCollection where Element: Decodable {
 
 extension CodingPathNode {
     /// A coding path written as the report writes paths.
-    static func reportPath(of keys: [any CodingKey]) -> String {
+    static func reportPath(of keys: ArraySlice<any CodingKey>) -> String {
         var node = CodingPathNode.root
         for key in keys { node = node.appending(key) }
         return node.reportPath
+    }
+
+    /// The keys of an error's coding path below `base`: all of them when the path does not pass
+    /// through `base` (an error from JSON that a hook returned, say). Costs a walk of `base`.
+    static func keys(of path: [any CodingKey], below base: CodingPathNode) -> ArraySlice<any CodingKey> {
+        let depth = base.depth
+        guard depth > 0, depth <= path.count, base.lastKeyMatches(path[depth - 1]) else { return path[...] }
+        return path[depth...]
+    }
+
+    /// Whether the last key of this path is `key`: the same element index, or the same name.
+    private func lastKeyMatches(_ key: any CodingKey) -> Bool {
+        switch self {
+        case .root: false
+        case .index(let index, _): key.intValue == index
+        case .key(let own, _): own.stringValue == key.stringValue
+        }
     }
 }

@@ -134,7 +134,7 @@ extension TreeDecoder {
             .init(
                 codingPath: path.path,
                 debugDescription:
-                    "The converter registered for \(type) cannot convert \(describeFound(at: index)): \(TreeDecoder.reason(error)).",
+                    "The converter registered for \(type) cannot convert \(describeFound(at: index)): \(TreeDecoder.reason(error, under: path)).",
                 underlyingError: error))
     }
 }

@@ -420,7 +420,7 @@ extension TreeDecoder {
                     .init(
                         codingPath: path.path,
                         debugDescription:
-                            "\(producer()) returned JSON that cannot be read: \(TreeDecoder.reason(error)).",
+                            "\(producer()) returned JSON that cannot be read: \(TreeDecoder.reason(error, under: path)).",
                         underlyingError: error))
             }
             return try withInnerDecoder(over: subtree, replacing: index, path: path) { inner in

@@ -754,12 +754,12 @@ extension TreeDecoder {
             used: String
         ) {
             if TreeDecoder.isRejection(error, at: path) {
-                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error)); \(used).")
+                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); \(used).")
                 return
             }
             decoder.record(
                 .defaulted, path: path, found: index,
-                "Cannot decode \(decoder.describeFound(at: index)) as \(typeName) (\(TreeDecoder.reason(error))); \(used)."
+                "Cannot decode \(decoder.describeFound(at: index)) as \(typeName) (\(TreeDecoder.reason(error, under: path))); \(used)."
             )
         }
 
@@ -947,7 +947,7 @@ extension TreeDecoder {
                 let described = declaredDefault == nil ? "the default" : "the declared default"
                 decoder.record(
                     .defaulted, path: path, found: index,
-                    "\(TreeDecoder.reason(failure)); used \(described) \(TreeDecoder.describeDefault(value)).")
+                    "\(TreeDecoder.reason(failure, under: path)); used \(described) \(TreeDecoder.describeDefault(value)).")
                 return value
             }
             var json: JSONValue
@@ -1025,7 +1025,7 @@ extension TreeDecoder {
                     throw failure
                 }
                 decoder.rollbackReport(to: mark)
-                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure)); used nil.")
+                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure, under: path)); used nil.")
                 return nil
             }
             var json: JSONValue
@@ -1062,7 +1062,7 @@ extension TreeDecoder {
                 .init(
                     codingPath: path.path,
                     debugDescription:
-                        "The transform of \(typeName).\(key.stringValue) cannot rewrite \(decoder.describeFound(at: index)): \(TreeDecoder.reason(error)).",
+                        "The transform of \(typeName).\(key.stringValue) cannot rewrite \(decoder.describeFound(at: index)): \(TreeDecoder.reason(error, under: path)).",
                     underlyingError: error))
         }
 
@@ -1328,7 +1328,7 @@ extension TreeDecoder {
             } catch  where decoder.options.defaultsInvalidValues {
                 decoder.rollbackReport(to: mark)
                 let kind: DecodingIssue.Kind = TreeDecoder.isRejection(error, at: path) ? .rejected : .defaulted
-                decoder.record(kind, path: path, found: index, "\(TreeDecoder.reason(error)); used \(described).")
+                decoder.record(kind, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); used \(described).")
                 return declaredDefault
             }
         }

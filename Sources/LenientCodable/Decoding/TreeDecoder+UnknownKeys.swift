@@ -359,7 +359,7 @@ extension TreeDecoder.KeyedContainer {
             let error = decoder.invalidText(at: invalid, path: path)
             decoder.record(
                 .droppedElement, path: path, found: valueIndex,
-                "Dropped from the unknown keys kept: \(TreeDecoder.reason(error)).")
+                "Dropped from the unknown keys kept: \(TreeDecoder.reason(error, under: path)).")
             decoder.readKeys?.insert(node)
             if !decoder.passedKeys.isEmpty { decoder.passedKeys.remove(node) }
             return nil

@@ -236,7 +236,7 @@ extension TreeDecoder {
         guard case .failure(let error) = outcome else { return }
         record(
             .droppedElement, path: path, found: index,
-            "Left out the repeated member \(key.debugDescription), which the key strategy reads as the same key: \(TreeDecoder.reason(error))."
+            "Left out the repeated member \(key.debugDescription), which the key strategy reads as the same key: \(TreeDecoder.reason(error, under: path))."
         )
     }
 

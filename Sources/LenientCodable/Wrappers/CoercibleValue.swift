@@ -392,7 +392,7 @@ extension Optional: CoercibleValue where Wrapped: CoercibleValue {
             return try Wrapped.coerce(from: decoder)
         } catch {
             source.rollbackReport(to: mark)
-            source.recordNil("\(TreeDecoder.reason(error)); used nil.")
+            source.recordNil(becauseOf: error)
             return nil
         }
     }
@@ -426,6 +426,15 @@ struct CoercionSource {
     func recordNil(_ message: String) {
         guard let treeDecoder else { return }
         treeDecoder.record(.defaulted, path: treeDecoder.codingPathNode, found: treeDecoder.nodeIndex, message)
+    }
+
+    /// Reports, under the lenient decoder, that an optional became `nil` because decoding its
+    /// value failed with `error`.
+    func recordNil(becauseOf error: any Error) {
+        guard let treeDecoder else { return }
+        let path = treeDecoder.codingPathNode
+        treeDecoder.record(
+            .defaulted, path: path, found: treeDecoder.nodeIndex, "\(TreeDecoder.reason(error, under: path)); used nil.")
     }
 
     /// The value as a `T`, or `nil` when the decoder will not give one. Single value containers

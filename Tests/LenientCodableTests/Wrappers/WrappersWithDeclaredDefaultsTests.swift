@@ -135,7 +135,7 @@ import Testing
             #expect(invalid.count == nil)
             #expect(
                 report.issues.map(\.message) == [
-                    #"Cannot decode string "abc" as Defaulted<Int> (Cannot coerce string "abc" to Int (at count)); used nil."#
+                    #"Cannot decode string "abc" as Defaulted<Int> (Cannot coerce string "abc" to Int); used nil."#
                 ])
         }
     }
