@@ -279,10 +279,11 @@ extension TreeDecoder {
     /// Records an element left out of a collection: `.rejected` when its hook refused it,
     /// `.droppedElement` otherwise.
     func recordDropped(_ error: any Error, path: CodingPathNode, found index: Int) {
+        let reason = TreeDecoder.reason(error, under: path)
         if TreeDecoder.isRejection(error, at: path) {
-            record(.rejected, path: path, found: index, "Left out the element: \(TreeDecoder.reason(error, under: path)).")
+            record(.rejected, path: path, found: index, "Left out the element: \(reason).")
         } else {
-            record(.droppedElement, path: path, found: index, "Dropped element: \(TreeDecoder.reason(error, under: path)).")
+            record(.droppedElement, path: path, found: index, "Dropped element: \(reason).")
         }
     }
 

@@ -754,7 +754,8 @@ extension TreeDecoder {
             used: String
         ) {
             if TreeDecoder.isRejection(error, at: path) {
-                decoder.record(.rejected, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); \(used).")
+                decoder.record(
+                    .rejected, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); \(used).")
                 return
             }
             decoder.record(
@@ -947,7 +948,8 @@ extension TreeDecoder {
                 let described = declaredDefault == nil ? "the default" : "the declared default"
                 decoder.record(
                     .defaulted, path: path, found: index,
-                    "\(TreeDecoder.reason(failure, under: path)); used \(described) \(TreeDecoder.describeDefault(value)).")
+                    "\(TreeDecoder.reason(failure, under: path)); used \(described) \(TreeDecoder.describeDefault(value))."
+                )
                 return value
             }
             var json: JSONValue
@@ -1025,7 +1027,8 @@ extension TreeDecoder {
                     throw failure
                 }
                 decoder.rollbackReport(to: mark)
-                decoder.record(.defaulted, path: path, found: index, "\(TreeDecoder.reason(failure, under: path)); used nil.")
+                decoder.record(
+                    .defaulted, path: path, found: index, "\(TreeDecoder.reason(failure, under: path)); used nil.")
                 return nil
             }
             var json: JSONValue
@@ -1328,7 +1331,8 @@ extension TreeDecoder {
             } catch  where decoder.options.defaultsInvalidValues {
                 decoder.rollbackReport(to: mark)
                 let kind: DecodingIssue.Kind = TreeDecoder.isRejection(error, at: path) ? .rejected : .defaulted
-                decoder.record(kind, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); used \(described).")
+                decoder.record(
+                    kind, path: path, found: index, "\(TreeDecoder.reason(error, under: path)); used \(described).")
                 return declaredDefault
             }
         }

@@ -434,7 +434,8 @@ struct CoercionSource {
         guard let treeDecoder else { return }
         let path = treeDecoder.codingPathNode
         treeDecoder.record(
-            .defaulted, path: path, found: treeDecoder.nodeIndex, "\(TreeDecoder.reason(error, under: path)); used nil.")
+            .defaulted, path: path, found: treeDecoder.nodeIndex, "\(TreeDecoder.reason(error, under: path)); used nil."
+        )
     }
 
     /// The value as a `T`, or `nil` when the decoder will not give one. Single value containers
