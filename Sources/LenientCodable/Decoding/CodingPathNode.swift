@@ -15,34 +15,58 @@ enum CodingPathNode {
     /// The number of keys from the root.
     var depth: Int {
         var depth = 0
-        var node = self
-        while true {
-            switch node {
-            case .root: return depth
-            case .key(_, let parent), .index(_, let parent):
-                depth += 1
-                node = parent.node
-            }
+        var next = parentBox
+        while let box = next {
+            depth &+= 1
+            next = box.parentBox
+        }
+        return depth
+    }
+
+    /// The box of the path this one extends; `nil` for the root.
+    @inline(__always)
+    fileprivate var parentBox: PathBox? {
+        switch self {
+        case .root: nil
+        case .key(_, let parent), .index(_, let parent): parent
         }
     }
 
-    /// The path from the root, as `Decoder.codingPath` reports it.
+    /// The path from the root, as `Decoder.codingPath` reports it. Built for every error, so
+    /// once the depth is known each key is put straight in its place: one copy of each key.
     var path: [any CodingKey] {
-        var keys: [any CodingKey] = []
-        var node = self
-        while true {
-            switch node {
-            case .root:
-                return keys.reversed()
-            case .key(let key, let parent):
-                keys.append(key)
-                node = parent.node
-            case .index(let index, let parent):
-                // Its text, `Index 3`, is made only when asked for: a path of a deep array is
-                // built for every error under it, and most are never read.
-                keys.append(IndexCodingKey(index))
-                node = parent.node
-            }
+        let count = depth
+        guard count > 0 else { return [] }
+        return [any CodingKey](unsafeUninitializedCapacity: count) { keys, initialized in
+            // `keys` holds `count` uninitialized places, and the path has `count` keys: each is
+            // put once, from the last place to the first.
+            var position = count
+            var next = putLastKey(in: keys, before: &position)
+            while let box = next { next = box.putLastKey(in: keys, before: &position) }
+            initialized = count
+        }
+    }
+
+    /// Puts this path's last key in `keys` just before `position` and moves `position` there;
+    /// returns the box of the path before it, `nil` for the root. `keys` is the caller's array
+    /// storage, written only during the call, with room before `position`.
+    @inline(__always)
+    fileprivate func putLastKey(in keys: UnsafeMutableBufferPointer<any CodingKey>, before position: inout Int)
+        -> PathBox?
+    {
+        switch self {
+        case .root:
+            return nil
+        case .key(let key, let parent):
+            position &-= 1
+            (keys.baseAddress! + position).initialize(to: key)
+            return parent
+        case .index(let index, let parent):
+            position &-= 1
+            // Its text, `Index 3`, is made only when asked for: a path of a deep array is built
+            // for every error under it, and most are never read.
+            (keys.baseAddress! + position).initialize(to: IndexCodingKey(index))
+            return parent
         }
     }
 
@@ -87,6 +111,18 @@ final class PathBox {
     @exclusivity(unchecked) var siblingModel: Any.Type?
 
     init(_ node: CodingPathNode) { self.node = node }
+
+    /// ``CodingPathNode/parentBox`` of this box's path, read in place.
+    @inline(__always)
+    fileprivate var parentBox: PathBox? { node.parentBox }
+
+    /// ``CodingPathNode/putLastKey(in:before:)`` of this box's path.
+    @inline(__always)
+    fileprivate func putLastKey(in keys: UnsafeMutableBufferPointer<any CodingKey>, before position: inout Int)
+        -> PathBox?
+    {
+        node.putLastKey(in: keys, before: &position)
+    }
 
     /// Makes the box as new for another value's path: its decoder calls it only on a box that
     /// nothing else holds (`isKnownUniquelyReferenced`).
