@@ -451,6 +451,8 @@ extension CodingPathNode {
     /// The keys of an error's coding path below `base`: all of them when the path does not pass
     /// through `base` (an error from JSON that a hook returned, say). Costs a walk of `base`.
     static func keys(of path: [any CodingKey], below base: CodingPathNode) -> ArraySlice<any CodingKey> {
+        // An error built without its path (``TreeDecoder/elidesErrorPaths``) is about the value.
+        guard !path.isEmpty else { return [] }
         let depth = base.depth
         guard depth > 0, depth <= path.count, base.lastKeyMatches(path[depth - 1]) else { return path[...] }
         return path[depth...]

@@ -477,7 +477,9 @@ extension TreeDecoder {
             }
             guard let index = valueIndex(forKey: key) else { return try missingValue(T.self, forKey: key) }
             if let value = plainly(decoder, index) { return value }
-            return try decodeFoundValueLeniently(type, at: index, forKey: key, body)
+            return try decodeFoundValueLeniently(type, at: index, forKey: key) {
+                try $0.readForgivableScalar(at: $1, path: $2, body)
+            }
         }
 
         /// An optional scalar property, as ``decodeScalar(_:forKey:plainly:read:)`` reads a
@@ -491,8 +493,9 @@ extension TreeDecoder {
             guard let index = valueIndex(forKey: key) else { return nil }
             if let value = plainly(decoder, index) { return value }
             if decoder.tree[index].kind == .null { return nil }
-            return try Self.decodeFoundOptional(
-                type, decoder: decoder, index: index, path: pathBox.appending(key), body)
+            return try Self.decodeFoundOptional(type, decoder: decoder, index: index, path: pathBox.appending(key)) {
+                try $0.readForgivableScalar(at: $1, path: $2, body)
+            }
         }
 
         /// The rest of ``decodeValueLeniently(_:forKey:_:)`` once the value is found.

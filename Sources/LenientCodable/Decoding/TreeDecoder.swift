@@ -200,6 +200,33 @@ final class TreeDecoder: Decoder {
     /// bad element (300 000 bad integers at depth 500 took 150 million key copies).
     @exclusivity(unchecked) var elidesErrorPaths = false
 
+    /// Reads a scalar property that is not plainly of its type (a value to coerce, say) with its
+    /// error built without the coding path, where a failure is forgiven by the caller: in the
+    /// lenient pass, with no converter to run (a scalar's read then runs no code of the user's),
+    /// invalid and null values defaulted. The error is then caught and reported under the
+    /// property's path, and building its own would cost the depth for every forgiven value: a
+    /// chain with one at every level took time that grew with the square of its depth. Should
+    /// the stack run short meanwhile, nothing is forgiven any more: the value is read again for
+    /// the error with its path.
+    @inline(never)
+    func readForgivableScalar<T>(
+        at index: Int, path: CodingPathNode, _ read: (TreeDecoder, Int, CodingPathNode) throws -> T
+    ) throws -> T {
+        guard isLenient, !elidesErrorPaths, !inFoundationPass, !hasConverters, options.defaultsInvalidValues,
+            options.defaultsNullValues
+        else { return try read(self, index, path) }
+        elidesErrorPaths = true
+        do {
+            let value = try read(self, index, path)
+            elidesErrorPaths = false
+            return value
+        } catch {
+            elidesErrorPaths = false
+            guard stackExhaustion == nil else { return try read(self, index, path) }
+            throw error
+        }
+    }
+
     /// The coding path for an error at `path`: empty while ``elidesErrorPaths`` is set.
     @inline(__always)
     func errorPath(_ path: CodingPathNode) -> [any CodingKey] {

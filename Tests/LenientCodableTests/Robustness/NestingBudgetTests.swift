@@ -218,6 +218,77 @@ import Testing
         }
     }
 
+    final class Forgiven: Codable, Equatable {
+        var count: Int?
+        var total: Int
+        var next: Forgiven?
+
+        init(count: Int?, total: Int, next: Forgiven?) {
+            self.count = count
+            self.total = total
+            self.next = next
+        }
+
+        static func == (lhs: Forgiven, rhs: Forgiven) -> Bool {
+            var left: Forgiven? = lhs
+            var right: Forgiven? = rhs
+            while let l = left, let r = right {
+                guard l.count == r.count, l.total == r.total else { return false }
+                left = l.next
+                right = r.next
+            }
+            return left == nil && right == nil
+        }
+    }
+
+    /// Every level of a chain holds two scalars that no table reads (an object for an `Int?`, a
+    /// word for an `Int`): each is forgiven where it is read, so its error is built without the
+    /// coding path, which would cost the depth at every level (the square of the depth in all).
+    /// Only the few Foundation-like passes the retry budget pays for build theirs.
+    @Test func scalarsForgivenAtEveryLevelOfAChainCostNoWorkPerLevel() throws {
+        for depth in [10, 100, 400] {
+            var document = #"{"count":{"a":1},"total":"x"}"#
+            for _ in 1...depth { document = #"{"count":{"a":1},"total":"x","next":\#(document)}"# }
+            let counted = try LenientJSONDecoder().decode(Counted<Forgiven>.self, from: document)
+            #expect(counted.decoder.errorPathKeys < 8 * depth + 64, "\(counted.decoder.errorPathKeys)")
+            var levels = 0
+            var level: Forgiven? = counted.value
+            while let current = level {
+                #expect(current.count == nil && current.total == 0)
+                levels += 1
+                level = current.next
+            }
+            #expect(levels == depth + 1)
+
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(Forgiven.self, from: document)
+            #expect(value == counted.value)
+            #expect(report.issues.count == 2 * (depth + 1))
+            #expect(report.issues.allSatisfy { $0.kind == .defaulted && !$0.message.contains("(at ") })
+            let deepest = String(repeating: "next.", count: depth)
+            #expect(report.issues.contains { $0.path == deepest + "count" })
+            #expect(report.issues.contains { $0.path == deepest + "total" })
+            let (again, reportAgain) = try LenientJSONDecoder().decodeWithReport(
+                Forgiven.self, from: LenientJSONEncoder().encode(value))
+            #expect(again == value && reportAgain.isEmpty)
+        }
+    }
+
+    /// Where the same value is not forgiven, its error still names its whole path.
+    @Test func anUnforgivenScalarDeepInAChainNamesItsPath() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.defaultsInvalidValues = false
+        var document = #"{"total":"x"}"#
+        for _ in 1...50 { document = #"{"total":1,"next":\#(document)}"# }
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: options).decode(Forgiven.self, from: document)
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == Array(repeating: "next", count: 50) + ["total"])
+    }
+
     // MARK: Paths
 
     final class Chain: Decodable {
