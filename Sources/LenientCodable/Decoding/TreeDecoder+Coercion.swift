@@ -380,9 +380,9 @@ extension TreeDecoder {
     ///
     /// - Throws: `failure`, told what went wrong inside, when the value is a string of JSON text
     ///   that could not be decoded as the type and nothing else applies.
-    func coerceAfterFailure<T: Decodable>(_ type: T.Type, at index: Int, path: CodingPathNode, failure: any Error)
-        throws -> T?
-    {
+    func coerceAfterFailure<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, failure: @autoclosure () -> any Error
+    ) throws -> T? {
         let node = tree[index]
         var jsonTextFailure: (any Error)?
         if node.kind == .string, options.parsesJSONInStrings {
@@ -432,11 +432,11 @@ extension TreeDecoder {
             // The JSON text decoded and its type's hook refused the value: a rejection, as for
             // the same JSON given directly.
             if TreeDecoder.isRejection(jsonTextFailure, at: path) { throw jsonTextFailure }
-            throw TreeDecoder.explaining(failure, byJSONTextFailure: jsonTextFailure, as: T.self)
+            throw TreeDecoder.explaining(failure(), byJSONTextFailure: jsonTextFailure, as: T.self)
         }
         if permission == .refusedForBudget, node.kind == .object {
             throw TreeDecoder.explaining(
-                failure, by: nil,
+                failure(), by: nil,
                 reason:
                     "The object is not wrapped as the list's one element: this decode has spent the work it may spend decoding values again (objects wrapped in lists level in level, or a value wrapped again and again)."
             )
@@ -453,7 +453,7 @@ extension TreeDecoder {
                         debugDescription: "\(context.debugDescription) (the object, as the one element of \(T.self))",
                         underlyingError: wrapFailure))
             }
-            throw TreeDecoder.explaining(failure, byWrapFailure: wrapFailure, as: T.self)
+            throw TreeDecoder.explaining(failure(), byWrapFailure: wrapFailure, as: T.self)
         }
         return nil
     }

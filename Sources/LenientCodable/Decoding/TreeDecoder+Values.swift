@@ -921,6 +921,11 @@ extension TreeDecoder {
         let mark = reportMark
         do {
             let traits = traits(of: T.self)
+            if case .collection = traits.kind, !traits.needsRawJSON, !hasConverters, !inFoundationPass,
+                !elidesErrorPaths, tree[index].kind != .array, tree[index].kind != .null
+            {
+                return try unwrapListAtSingleValue(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+            }
             let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
             // A wrapper's value is reported where the wrapped type is decoded; the wrapper reads
             // nothing itself (an element a `LossyArray` drops, a `LossyDictionary`'s keys).
@@ -930,6 +935,42 @@ extension TreeDecoder {
             guard mayForgive() else { throw error }
             return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
         }
+    }
+
+    /// An array or set where the document holds one value or JSON text (`"tags": 1`,
+    /// `"tags": "[1,2]"`), outside a Foundation-like pass. The standard library's `init(from:)`
+    /// fails at once, asking for an unkeyed container, and the value is then wrapped or parsed
+    /// (``coerceAfterFailure(_:at:path:failure:)``). Nothing but the decoder's code and the
+    /// standard library's sees that first error, so it is built without its coding path, which
+    /// would cost the depth at every level of a chain of such values; an error that reaches
+    /// the caller is built again, with its path, by the same call, which fails the same way.
+    @inline(never)
+    private func unwrapListAtSingleValue<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPathNode, isCurrent: Bool, traits: TypeTraits
+    ) throws -> T {
+        let mark = reportMark
+        let elided: any Error
+        elidesErrorPaths = true
+        do {
+            let value = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+            elidesErrorPaths = false
+            return value
+        } catch {
+            elidesErrorPaths = false
+            elided = error
+        }
+        func failure() -> any Error {
+            do {
+                _ = try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+                return elided
+            } catch {
+                return error
+            }
+        }
+        guard mayForgive() else { throw failure() }
+        rollbackReport(to: mark)
+        if let value = try coerceAfterFailure(type, at: index, path: path, failure: failure()) { return value }
+        throw failure()
     }
 
     /// The coercion table's second chances, apart so that the hot path never mentions `T?`.

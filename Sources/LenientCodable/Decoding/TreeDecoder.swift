@@ -978,7 +978,7 @@ final class TreeDecoder: Decoder {
         let node = tree[nodeIndex]
         guard node.kind == .array else {
             throw containerMismatch(
-                node, expected: [Any].self, container: "unkeyed decoding container", path: codingPathNode.path)
+                node, expected: [Any].self, container: "unkeyed decoding container", path: errorPath(codingPathNode))
         }
         containersMade &+= 1
         if occasionalState?.pendingSuperNote != nil { noteUseAsSuperDecoder() }

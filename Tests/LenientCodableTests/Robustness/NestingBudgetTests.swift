@@ -289,6 +289,82 @@ import Testing
         #expect(context.codingPath.map(\.stringValue) == Array(repeating: "next", count: 50) + ["total"])
     }
 
+    final class Listed: Codable, Equatable {
+        var tags: [Int]
+        var next: Listed?
+
+        init(tags: [Int], next: Listed?) {
+            self.tags = tags
+            self.next = next
+        }
+
+        static func == (lhs: Listed, rhs: Listed) -> Bool {
+            var left: Listed? = lhs
+            var right: Listed? = rhs
+            while let l = left, let r = right {
+                guard l.tags == r.tags else { return false }
+                left = l.next
+                right = r.next
+            }
+            return left == nil && right == nil
+        }
+    }
+
+    /// Every level holds one number, or JSON text, where a list is expected: the standard
+    /// library's `init(from:)` fails at once before the value is wrapped or parsed, and that
+    /// first error, which only the decoder sees, is built without the coding path.
+    @Test(arguments: [#"1"#, #""[1]""#])
+    func listsWrappedAtEveryLevelOfAChainCostNoWorkPerLevel(_ tags: String) throws {
+        for depth in [10, 100, 400] {
+            var document = #"{"tags":\#(tags)}"#
+            for _ in 1...depth { document = #"{"tags":\#(tags),"next":\#(document)}"# }
+            let counted = try LenientJSONDecoder().decode(Counted<Listed>.self, from: document)
+            #expect(counted.decoder.errorPathKeys < 8 * depth + 64, "\(counted.decoder.errorPathKeys)")
+            var levels = 0
+            var level: Listed? = counted.value
+            while let current = level {
+                #expect(current.tags == [1])
+                levels += 1
+                level = current.next
+            }
+            #expect(levels == depth + 1)
+
+            let (value, report) = try LenientJSONDecoder().decodeWithReport(Listed.self, from: document)
+            #expect(value == counted.value)
+            #expect(report.issues.count == depth + 1)
+            #expect(report.issues.contains { $0.path == String(repeating: "next.", count: depth) + "tags" })
+            let (again, reportAgain) = try LenientJSONDecoder().decodeWithReport(
+                Listed.self, from: LenientJSONEncoder().encode(value))
+            #expect(again == value && reportAgain.isEmpty)
+        }
+    }
+
+    /// A value that is neither a list nor one element of it still fails with its whole path.
+    @Test func aListThatCannotBeWrappedDeepInAChainNamesItsPath() throws {
+        var options = LenientJSONDecoder.Options.lenient
+        options.defaultsInvalidValues = false
+        var document = #"{"tags":{"a":1}}"#
+        for _ in 1...50 { document = #"{"tags":[2],"next":\#(document)}"# }
+        let error = try #require(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: options).decode(Listed.self, from: document)
+        }
+        let foundation = try #require(throws: DecodingError.self) {
+            try JSONDecoder().decode(Listed.self, from: Data(document.utf8))
+        }
+        let expected = Array(repeating: "next", count: 50) + ["tags"]
+        #expect(Self.codingPath(of: foundation) == expected)
+        #expect(Self.codingPath(of: error) == expected, "\(error)")
+    }
+
+    static func codingPath(of error: DecodingError) -> [String] {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context.codingPath.map(\.stringValue)
+        @unknown default: []
+        }
+    }
+
     // MARK: Paths
 
     final class Chain: Decodable {
