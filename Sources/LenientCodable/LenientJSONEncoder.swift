@@ -349,7 +349,7 @@ public final class LenientJSONEncoder: @unchecked Sendable {
             return try tree.jsonValue(
                 at: EncodingTree.root, sortsKeys: tree.configuration.settings.outputFormatting.contains(.sortedKeys))
         } catch {
-            throw TreeEncoder.depthError(topLevelValue: value)
+            throw TreeEncoder.writeError(error, topLevelValue: value)
         }
     }
 
@@ -515,7 +515,7 @@ extension TreeEncoder {
         do {
             try writer.write(tree, node: EncodingTree.root)
         } catch {
-            throw depthError(topLevelValue: topLevelValue)
+            throw writeError(error, topLevelValue: topLevelValue)
         }
         // Output too large for the encoder to keep for its next call becomes the `Data`'s own
         // memory; smaller output is copied, and its buffer serves the next call.
@@ -530,5 +530,13 @@ extension TreeEncoder {
         EncodingError.invalidValue(
             topLevelValue,
             .init(codingPath: [], debugDescription: "Unable to encode the given top-level value to JSON."))
+    }
+
+    /// The error for a tree the writer, or ``EncodingTree/jsonValue(at:sortsKeys:)``, refused:
+    /// Foundation's for a value nested too deep, or the stack guard's refusal.
+    static func writeError(_ error: JSONWriter.DepthExceeded, topLevelValue: Any) -> EncodingError {
+        guard let level = error.stackSpentAt else { return depthError(topLevelValue: topLevelValue) }
+        return EncodingError.invalidValue(
+            topLevelValue, .init(codingPath: [], debugDescription: stackRefusal(depth: level)))
     }
 }

@@ -65,6 +65,9 @@ extension EncodingTree {
         case .string: return .string(current.text)
         case .array:
             guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
+            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+                throw JSONWriter.DepthExceeded(stackSpentAt: depth + 1)
+            }
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(current.childCount))
             for child in children(of: node) {
@@ -73,6 +76,9 @@ extension EncodingTree {
             return .array(elements)
         case .object, .unset:
             guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
+            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+                throw JSONWriter.DepthExceeded(stackSpentAt: depth + 1)
+            }
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(Int(current.childCount))
             var memberNodes = children(of: node)

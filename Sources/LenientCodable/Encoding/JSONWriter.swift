@@ -33,8 +33,17 @@ struct JSONWriter {
     /// Containers nested this deep cannot be written, as in Foundation: 511 levels can.
     static let maximumDepth = 512
 
-    /// Thrown when the value nests containers ``maximumDepth`` levels deep.
-    struct DepthExceeded: Error {}
+    /// Thrown when the value nests containers ``maximumDepth`` levels deep, or where the thread's
+    /// stack is nearly spent (``stackSpentAt``, the level): the writer recurses once per level.
+    struct DepthExceeded: Error {
+        /// The level at which the stack was nearly spent; `nil` for a value nested too deep.
+        var stackSpentAt: Int?
+    }
+
+    /// The stack of the thread writing: looked at from ``TreeEncoder/unguardedDepth`` levels on,
+    /// as the encoder's recursion is, since a tree built without recursion (containers nested in
+    /// one `encode(to:)`, a long key path) is written with it.
+    private let stackGuard = StackGuard(maximumReserve: 64 * 1024)
 
     init(formatting: JSONEncoder.OutputFormatting, capacity: Int = 256) {
         self.init(formatting: formatting, buffer: ByteBuffer(capacity: capacity))
@@ -231,6 +240,7 @@ struct JSONWriter {
     /// Opens an array or object; `depth` is the nesting level of the container, 1 at the top.
     mutating func open(_ bracket: UInt8, depth: Int) throws(DepthExceeded) {
         guard depth < depthLimit else { throw DepthExceeded() }
+        if depth > TreeEncoder.unguardedDepth && stackGuard.isExhausted() { throw DepthExceeded(stackSpentAt: depth) }
         buffer.append(bracket)
         if isPretty {
             buffer.append(UInt8(ascii: "\n"))

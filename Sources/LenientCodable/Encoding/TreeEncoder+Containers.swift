@@ -329,7 +329,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         do {
             json = try encoder.tree.jsonValue(at: slot, sortsKeys: false)
         } catch {
-            throw TreeEncoder.depthError(topLevelValue: value)
+            throw TreeEncoder.writeError(error, topLevelValue: value)
         }
         var transformed: JSONValue
         do {

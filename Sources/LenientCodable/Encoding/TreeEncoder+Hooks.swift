@@ -26,7 +26,7 @@ extension TreeEncoder {
         do {
             json = try tree.jsonValue(at: node, sortsKeys: false, depth: 0, kept: &kept)
         } catch {
-            throw Self.depthError(topLevelValue: value)
+            throw Self.writeError(error, topLevelValue: value)
         }
         do {
             try hooked.didEncode(&json)

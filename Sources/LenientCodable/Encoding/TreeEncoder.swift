@@ -39,6 +39,13 @@ final class TreeEncoder: Encoder {
     /// than the writer can write is refused before its encoding recurses any further, so a
     /// recursive model as deep as memory allows fails with an error instead of the stack.
     @exclusivity(unchecked) private(set) var depth = 0
+    /// How many values are being encoded into this encoder's own node, one inside the other
+    /// (``encodeIntoOwnNode(_:into:fillsEmpty:)``).
+    @exclusivity(unchecked) private var ownNodeLevels = 0
+    /// Set while this encoder writes a `[String: Value]`'s members itself, under a key strategy
+    /// other than the default: a dictionary that is one of the values keeps its member's key in
+    /// its own values' coding paths, as in Foundation (see `Dictionary.encodeElements`).
+    @exclusivity(unchecked) private var writesDictionaryMembers = false
 
     /// Values nested deeper than this cannot be written (see ``JSONWriter/maximumDepth``).
     static let maximumDepth = JSONWriter.maximumDepth
@@ -120,6 +127,24 @@ final class TreeEncoder: Encoder {
         spare = encoder
     }
 
+    /// Runs `body` with this encoder's own key left out of the coding paths of what it encodes,
+    /// as Foundation leaves a dictionary's key out of its values' paths under a key strategy.
+    func hidingOwnKey(_ body: () throws -> Void) rethrows {
+        let own = key
+        key = nil
+        defer { key = own }
+        try body()
+    }
+
+    /// Runs `body`, which writes a dictionary's members under a key strategy other than the
+    /// default, with ``writesDictionaryMembers`` set.
+    func writingDictionaryMembers(_ body: () throws -> Void) rethrows {
+        let wasWriting = writesDictionaryMembers
+        writesDictionaryMembers = true
+        defer { writesDictionaryMembers = wasWriting }
+        try body()
+    }
+
     /// Lets go of the sub-encoders this encoder keeps for reuse, and theirs: once the call has
     /// ended, an encoder user code was given may be held only by a `weak` or `unowned`
     /// reference, which must then find it gone rather than reused by a later call.
@@ -153,13 +178,25 @@ final class TreeEncoder: Encoder {
         if try encodeScalar(value, into: node, key: key) { return }
         // The key goes no further than this: copying an optional existential costs more than the
         // rest of encoding an empty array.
-        guard let key else {
-            return try encodeComposite(value, with: self, into: node, fillsEmpty: fillsEmpty)
-        }
+        guard let key else { return try encodeIntoOwnNode(value, into: node, fillsEmpty: fillsEmpty) }
         if depth < Self.maximumDepth && !tree.hasConverters && writeScalarArray(value, into: node) { return }
         var encoder = borrowEncoder(node: node, key: key)
         defer { giveBack(&encoder) }
         try encodeComposite(value, with: encoder, into: node, fillsEmpty: fillsEmpty)
+    }
+
+    /// A value encoded into this encoder's own node, through its single value container: no
+    /// level of the JSON, but a level of recursion, `encode(to:)` within `encode(to:)`. A chain
+    /// of values each encoding the next so (`singleValueContainer().encode(next)`) writes one
+    /// value however long it is, so it is not refused for its nesting; it is refused, with the
+    /// stack guard's error, where the thread's stack is nearly spent.
+    private func encodeIntoOwnNode<T: Encodable>(_ value: T, into node: Int32, fillsEmpty: Bool) throws {
+        ownNodeLevels &+= 1
+        defer { ownNodeLevels &-= 1 }
+        if ownNodeLevels > Self.unguardedDepth {
+            try checkStack(value, depth: depth &+ ownNodeLevels, suffix: .root)
+        }
+        try encodeComposite(value, with: self, into: node, fillsEmpty: fillsEmpty)
     }
 
     /// The rest of ``encode(_:into:key:fillsEmpty:)`` for a value that is not a scalar: encodes
@@ -191,7 +228,10 @@ final class TreeEncoder: Encoder {
             if let collection = info.collection {
                 // Arrays and `[String: Value]` are written by the encoder itself, with the
                 // conformance found once per type instead of a cast per value.
-                try withUnsafePointer(to: value) { try collection.encodeElements(of: $0, with: encoder) }
+                try withUnsafePointer(to: value) {
+                    try collection.encodeElements(
+                        of: $0, with: encoder, underItsKey: encoder !== self && !writesDictionaryMembers)
+                }
             } else {
                 // Set for the value's own containers. Not restored after it: a value encoded into
                 // its parent's node (`with: self`) is the last thing that node's value encodes.
@@ -650,8 +690,10 @@ extension TreeEncoder: SingleValueEncodingContainer {
 /// calls it with a pointer to the value, so that no value is cast or boxed.
 protocol EncodableCollection: _LenientEncodingMarker {
     /// Writes the collection at `value`, which points to an instance of `Self`, into the
-    /// encoder's node.
-    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws
+    /// encoder's node. `underItsKey` says whether the collection was given under a key of its
+    /// own (a member or an element), rather than through the single value container of the
+    /// encoder whose node it fills.
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder, underItsKey: Bool) throws
 }
 
 extension Array: _LenientEncodingMarker where Element: Encodable {
@@ -660,7 +702,7 @@ extension Array: _LenientEncodingMarker where Element: Encodable {
 }
 
 extension Array: EncodableCollection where Element: Encodable {
-    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder, underItsKey: Bool) throws {
         // What `Array.encode(to:)` does through an unkeyed container, element by element.
         let tree = encoder.tree
         let node = encoder.node
@@ -714,19 +756,34 @@ extension Dictionary: _LenientEncodingMarker where Key == String, Value: Encodab
 }
 
 extension Dictionary: EncodableCollection where Key == String, Value: Encodable {
-    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder) throws {
+    static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder, underItsKey: Bool) throws {
         encoder.tree.makeObject(encoder.node)
-        try value.assumingMemoryBound(to: [String: Value].self).pointee.encodeMembers(with: encoder)
+        let dictionary = value.assumingMemoryBound(to: [String: Value].self)
+        // Under the default key strategy Foundation encodes the dictionary through a keyed
+        // container, whose keys parse as integers in coding paths, under the dictionary's own
+        // key. Under the others it writes the members itself, with keys that never parse as
+        // integers, and the coding paths of its values leave out the key the dictionary was
+        // given under (a member's or element's), which the values' own code can see (a `.custom`
+        // key or date strategy, an `encode(to:)` that reads `codingPath`) and errors show.
+        // A dictionary among those values keeps its member's key.
+        if case .useDefaultKeys = encoder.tree.keyMode {
+            try dictionary.pointee.encodeMembers(with: encoder, hasIntValue: true)
+        } else if underItsKey {
+            try encoder.hidingOwnKey {
+                try encoder.writingDictionaryMembers {
+                    try dictionary.pointee.encodeMembers(with: encoder, hasIntValue: false)
+                }
+            }
+        } else {
+            try encoder.writingDictionaryMembers {
+                try dictionary.pointee.encodeMembers(with: encoder, hasIntValue: false)
+            }
+        }
     }
 
-    private func encodeMembers(with encoder: TreeEncoder) throws {
+    private func encodeMembers(with encoder: TreeEncoder, hasIntValue: Bool) throws {
         let tree = encoder.tree
         let object = encoder.node
-        // Under the default key strategy Foundation encodes the dictionary through a keyed
-        // container, whose keys parse as integers in coding paths; under the others it takes a
-        // path whose keys never do.
-        let hasIntValue: Bool
-        if case .useDefaultKeys = tree.keyMode { hasIntValue = true } else { hasIntValue = false }
         for (key, value) in self {
             let member = tree.appendMember(key, to: object)
             try encoder.encode(value, into: member, key: DictionaryCodingKey(key, hasIntValue: hasIntValue))

@@ -227,3 +227,112 @@ extension EncoderFoundationEdgeTests {
         #expect(try encoder.encodeToJSONValue(KeptOverHook()) == ["h": ["m": 1]])
     }
 }
+
+/// Under a key strategy other than the default, Foundation writes a `[String: Value]` itself and
+/// leaves the key the dictionary was given under out of its values' coding paths; with the
+/// default strategy it encodes the dictionary through a keyed container, under that key. Code
+/// that reads the path (a `.custom` key strategy, a value's own `encode(to:)`) writes what it
+/// saw, so the bytes differ unless the paths agree.
+@Suite struct DictionaryCodingPathTests {
+    /// Writes the coding path it is encoded at.
+    struct PathProbe: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.map(\.stringValue).joined(separator: "/"))
+        }
+    }
+
+    struct Inner: Encodable {
+        var x = 1
+        var probe = PathProbe()
+    }
+
+    /// A dictionary given through a single value container: Foundation keeps its encoder's key.
+    struct ThroughSingleValue: Encodable {
+        var dict = ["k": PathProbe()]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(dict)
+        }
+    }
+
+    struct Shapes: Encodable {
+        var dict = ["k": PathProbe()]
+        var nested = ["k": Inner()]
+        var dictOfDicts = ["outer": ["inner": PathProbe()]]
+        var list = [["k": PathProbe()]]
+        var wrapped = ["w": ThroughSingleValue()]
+        var plain = Inner()
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static let strategies: [(name: String, strategy: JSONEncoder.KeyEncodingStrategy)] = [
+        ("default", .useDefaultKeys),
+        ("snake case", .convertToSnakeCase),
+        ("path", .custom { path in Key(path.map(\.stringValue).joined(separator: ".")) }),
+    ]
+
+    @Test(arguments: 0..<3)
+    func valuesInADictionarySeeFoundationsCodingPaths(_ which: Int) throws {
+        let strategy = Self.strategies[which].strategy
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        foundation.keyEncodingStrategy = strategy
+        let ours = LenientJSONEncoder()
+        ours.outputFormatting = .sortedKeys
+        ours.keyEncodingStrategy = strategy
+        for value in [Shapes()] {
+            let expected = String(decoding: try foundation.encode(value), as: UTF8.self)
+            let written = String(decoding: try ours.encode(value), as: UTF8.self)
+            #expect(written == expected, "\(Self.strategies[which].name): \(written) against \(expected)")
+        }
+        let top = ["k": Inner()]
+        #expect(try ours.encode(top) == foundation.encode(top))
+        // The written text decodes back as Foundation's does.
+        let decoder = LenientJSONDecoder()
+        let expected = try JSONSerialization.jsonObject(with: foundation.encode(Shapes())) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: ours.encode(Shapes())) as? NSDictionary == expected)
+        #expect(
+            try decoder.decode(JSONValue.self, from: ours.encode(Shapes()))
+                == decoder.decode(
+                    JSONValue.self, from: foundation.encode(Shapes())))
+    }
+
+    /// A value that fails inside a dictionary names the path Foundation names.
+    struct Fails: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(
+                0, .init(codingPath: encoder.codingPath, debugDescription: "refused"))
+        }
+    }
+
+    @Test(arguments: 0..<3)
+    func anErrorInsideADictionaryNamesFoundationsPath(_ which: Int) throws {
+        struct Holder: Encodable { var a = ["kK": [Fails()]] }
+        let strategy = Self.strategies[which].strategy
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = strategy
+        let ours = LenientJSONEncoder()
+        ours.keyEncodingStrategy = strategy
+        func path(_ body: () throws -> Data) -> [String]? {
+            do {
+                _ = try body()
+                return nil
+            } catch EncodingError.invalidValue(_, let context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {
+                return nil
+            }
+        }
+        let expected = path { try foundation.encode(Holder()) }
+        #expect(expected != nil)
+        #expect(path { try ours.encode(Holder()) } == expected)
+    }
+}

@@ -248,6 +248,91 @@ import Testing
         }
     }
 
+    /// Containers nested inside one `encode(to:)`: the tree is built without recursion, and
+    /// written with it, as JSON text, a ``JSONValue`` or `JSONSerialization` objects.
+    struct NestedInOneEncode: Encodable, Sendable {
+        let levels: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TestCodingKey.self)
+            var inner = container.nestedContainer(keyedBy: TestCodingKey.self, forKey: TestCodingKey("a"))
+            for _ in 1..<levels {
+                inner = inner.nestedContainer(keyedBy: TestCodingKey.self, forKey: TestCodingKey("a"))
+            }
+            try inner.encode(1, forKey: TestCodingKey("x"))
+        }
+    }
+
+    /// A property written under a key path of 509 keys.
+    struct UnderALongKeyPath: Encodable, KeyMapping, Sendable {
+        var value = 1
+        static let keyMapping: [String: KeySource] = ["value": .path(Array(repeating: "a", count: 509))]
+    }
+
+    /// What a tree built without recursion is written to: made, or refused for the stack, never
+    /// a crash (a thread of 64 KB overflowed at 400 levels, in the writer and in
+    /// `encodeToJSONValue`). 500 levels on a thread of 64 KB are refused in any build.
+    @Test(arguments: [64, 96, 256])
+    func treesBuiltWithoutRecursionAreWrittenOrRefused(kilobytes: Int) throws {
+        let levels = 500
+        let expected =
+            String(repeating: #"{"a":"#, count: levels) + #"{"x":1}"# + String(repeating: "}", count: levels)
+        let path = String(repeating: #"{"a":"#, count: 508) + #"{"a":1}"# + String(repeating: "}", count: 508)
+        let outcomes = try runOnThread(stackSize: kilobytes << 10) { () -> [Outcome] in
+            let encoder = LenientJSONEncoder()
+            let value = NestedInOneEncode(levels: levels)
+            return [
+                Self.outcome { try encoder.encode(value) },
+                Self.outcome { Data("\(try encoder.encodeToJSONValue(value))".utf8) },
+                Self.outcome { Data("\(try encoder.encodeToJSONObject(value) as AnyObject)".utf8) },
+                Self.outcome { try encoder.encode(UnderALongKeyPath()) },
+            ]
+        }
+        for (position, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .encoded(let data):
+                #expect(kilobytes > 64, "\(position)")
+                if position == 0 { #expect(try Self.writes(data, theJSONOf: expected)) }
+                if position == 3 { #expect(try Self.writes(data, theJSONOf: path)) }
+            case .refused(let message): #expect(message.contains("levels deep"))
+            case .otherError(let description): Issue.record("Unexpected error \(position): \(description)")
+            }
+        }
+    }
+
+    /// Each value encodes the next through its single value container: no level of the JSON,
+    /// which is one string, but a level of recursion.
+    final class Relay: Encodable, @unchecked Sendable {
+        // Built and released on a large stack, and only read on the small one.
+        let next: Relay?
+        init(next: Relay?) { self.next = next }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let next { try container.encode(next) } else { try container.encode("end") }
+        }
+    }
+
+    /// A chain through single value containers is encoded, or refused for the stack, never a
+    /// crash (700 links overflowed a thread of 512 KB, and 10 000 the main thread).
+    @Test(arguments: [(700, 512), (20_000, 4096)])
+    func aChainThroughSingleValueContainersEncodesOrFailsCleanly(links: Int, kilobytes: Int) throws {
+        let holder = Holder<Relay>()
+        try runOnThread(stackSize: 64 << 20) {
+            var chain: Relay?
+            for _ in 0..<links { chain = Relay(next: chain) }
+            holder.value = chain
+        }
+        let outcome = try runOnThread(stackSize: kilobytes << 10) { () -> Outcome in
+            Self.outcome { try LenientJSONEncoder().encode(holder.value) }
+        }
+        try runOnThread(stackSize: 64 << 20) { holder.value = nil }
+        switch outcome {
+        case .encoded(let data): #expect(String(decoding: data, as: UTF8.self) == #""end""#)
+        case .refused(let message): #expect(message.contains("levels deep"))
+        case .otherError(let description): Issue.record("Unexpected error: \(description)")
+        }
+        if links > 1000 { #expect(outcome != .encoded(Data(#""end""#.utf8))) }
+    }
+
     @Test func theEncodersOtherOutputsAreGuardedToo() throws {
         let text = Self.arrays(Self.levels)
         let outcomes = try Self.onSmallThread(JSONValue.self, from: text, kilobytes: 96) { value in
