@@ -65,7 +65,7 @@ extension EncodingTree {
         case .string: return .string(current.text)
         case .array:
             guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
-            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+            if depth + 1 > StackGuard.unguardedDepth && stackGuard.isExhausted() {
                 throw JSONWriter.DepthExceeded(stackSpentAt: depth + 1)
             }
             var elements: [JSONValue] = []
@@ -76,7 +76,7 @@ extension EncodingTree {
             return .array(elements)
         case .object, .unset:
             guard depth + 1 < JSONWriter.maximumDepth else { throw JSONWriter.DepthExceeded() }
-            if depth + 1 > TreeEncoder.unguardedDepth && stackGuard.isExhausted() {
+            if depth + 1 > StackGuard.unguardedDepth && stackGuard.isExhausted() {
                 throw JSONWriter.DepthExceeded(stackSpentAt: depth + 1)
             }
             var members: [(key: String, value: JSONValue)] = []

@@ -40,10 +40,13 @@ struct JSONWriter {
         var stackSpentAt: Int?
     }
 
-    /// The stack of the thread writing: looked at from ``TreeEncoder/unguardedDepth`` levels on,
-    /// as the encoder's recursion is, since a tree built without recursion (containers nested in
-    /// one `encode(to:)`, a long key path) is written with it.
-    private let stackGuard = StackGuard(maximumReserve: 64 * 1024)
+    /// The stack guard of the tree being written (``write(_:node:)``): a tree built without
+    /// recursion (containers nested in one `encode(to:)`, a long key path) is written with it.
+    /// The stack is looked at past ``StackGuard/unguardedDepth`` levels, which take a few
+    /// kilobytes of the writer's small frames, well within the guard's reserve. The tree's guard,
+    /// made once for the encoder's calls, rather than one per writer: making one reads the stack
+    /// pointer through a call.
+    private var stackGuard: StackGuard?
 
     init(formatting: JSONEncoder.OutputFormatting, capacity: Int = 256) {
         self.init(formatting: formatting, buffer: ByteBuffer(capacity: capacity))
@@ -240,7 +243,9 @@ struct JSONWriter {
     /// Opens an array or object; `depth` is the nesting level of the container, 1 at the top.
     mutating func open(_ bracket: UInt8, depth: Int) throws(DepthExceeded) {
         guard depth < depthLimit else { throw DepthExceeded() }
-        if depth > TreeEncoder.unguardedDepth && stackGuard.isExhausted() { throw DepthExceeded(stackSpentAt: depth) }
+        if depth > StackGuard.unguardedDepth, let stackGuard, stackGuard.isExhausted() {
+            throw DepthExceeded(stackSpentAt: depth)
+        }
         buffer.append(bracket)
         if isPretty {
             buffer.append(UInt8(ascii: "\n"))
@@ -379,6 +384,7 @@ extension JSONWriter {
     mutating func write(_ tree: EncodingTree, node: Int32) throws(DepthExceeded) {
         // The walk below reads the nodes through a pointer: no `json` node is left to expand.
         tree.expandJSONLeavesForWriting()
+        stackGuard = tree.stackGuard
         try write(UnsafeBufferPointer(start: tree.nodes, count: tree.nodeCount), node: node, depth: 0)
     }
 

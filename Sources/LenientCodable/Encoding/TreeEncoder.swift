@@ -190,6 +190,7 @@ final class TreeEncoder: Encoder {
     /// of values each encoding the next so (`singleValueContainer().encode(next)`) writes one
     /// value however long it is, so it is not refused for its nesting; it is refused, with the
     /// stack guard's error, where the thread's stack is nearly spent.
+    @inline(__always)
     private func encodeIntoOwnNode<T: Encodable>(_ value: T, into node: Int32, fillsEmpty: Bool) throws {
         ownNodeLevels &+= 1
         defer { ownNodeLevels &-= 1 }
