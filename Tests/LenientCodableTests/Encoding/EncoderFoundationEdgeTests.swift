@@ -322,14 +322,10 @@ extension EncoderFoundationEdgeTests {
         let ours = LenientJSONEncoder()
         ours.keyEncodingStrategy = strategy
         func path(_ body: () throws -> Data) -> [String]? {
-            do {
-                _ = try body()
-                return nil
-            } catch EncodingError.invalidValue(_, let context) {
-                return context.codingPath.map(\.stringValue)
-            } catch {
-                return nil
-            }
+            guard case .failure(let error) = Result(catching: body),
+                case EncodingError.invalidValue(_, let context) = error
+            else { return nil }
+            return context.codingPath.map(\.stringValue)
         }
         let expected = path { try foundation.encode(Holder()) }
         #expect(expected != nil)
