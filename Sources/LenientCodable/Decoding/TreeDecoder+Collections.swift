@@ -270,10 +270,27 @@ extension TreeDecoder {
         memberKey.intValue = Int(key)
         // The member's value, when the key as the container gave it is the key in the document
         // (a key strategy may have converted it).
-        let valueIndex = tree[nodeIndex].kind == .object ? tree.findMember(in: nodeIndex, key: Array(key.utf8)) : nil
+        let valueIndex = tree[nodeIndex].kind == .object ? droppedMemberValue(key: key) : nil
         record(
             .droppedElement, path: codingPathNode.appending(memberKey), found: valueIndex,
             "Dropped member \(key.debugDescription): \(reason).")
+    }
+
+    /// The value of the first member of this decoder's object whose key is `key`: a scan in a
+    /// small object, an index of its keys, made once, in a larger one, where a dictionary can
+    /// drop thousands of members.
+    private func droppedMemberValue(key: String) -> Int? {
+        guard tree[nodeIndex].shortLength > MemberIndex.threshold else {
+            return tree.findMember(in: nodeIndex, key: Array(key.utf8))
+        }
+        let index: MemberIndex
+        if let built = occasional.droppedMemberIndex, built.object == nodeIndex {
+            index = built.index
+        } else {
+            index = tree.wholeIndex(of: nodeIndex) { Array(tree.string(at: $0).utf8) }
+            occasional.droppedMemberIndex = (nodeIndex, index)
+        }
+        return index.firstKey[Array(key.utf8)].map { $0 + 1 }
     }
 
     /// Records an element left out of a collection: `.rejected` when its hook refused it,

@@ -60,6 +60,16 @@ final class KeyedContainerState {
     /// first member that has it (``JSONTree/findMember(in:key:cursor:)``). Made by the first
     /// lookup of such a key only.
     @exclusivity(unchecked) var canonicalKeys: [String: Int]?
+    /// How many nodes searches that found nothing have scanned, and, once they outgrow the
+    /// object (``JSONTree/missesOutgrowObject(_:scannedFrom:cursor:)``), indexes of all its
+    /// keys, exact and converted from snake case, that later searches ask instead.
+    @exclusivity(unchecked) var missedNodes = 0
+    @exclusivity(unchecked) var wholeExactIndex: MemberIndex?
+    @exclusivity(unchecked) var wholeSnakeCaseIndex: MemberIndex?
+    /// How many loose searches the summary did not rule out in a large object, and, past a few,
+    /// the index of its keys as loose matching compares them.
+    @exclusivity(unchecked) var looseSearches = 0
+    @exclusivity(unchecked) var looseKeyIndex: [[UInt8]: Int]?
 
     init(
         decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan?,
@@ -103,6 +113,17 @@ final class KeyedContainerState {
         if exactKeyIndex != nil { exactKeyIndex = nil }
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
         if canonicalKeys != nil { canonicalKeys = nil }
+        if missedNodes != 0 || looseSearches != 0 { forgetMisses() }
+    }
+
+    /// Clears what searches that found nothing left behind, for another object.
+    @inline(never)
+    private func forgetMisses() {
+        missedNodes = 0
+        looseSearches = 0
+        wholeExactIndex = nil
+        wholeSnakeCaseIndex = nil
+        looseKeyIndex = nil
     }
 
     /// The next of the decoder's spare states, while this one is a spare; `nil` otherwise.

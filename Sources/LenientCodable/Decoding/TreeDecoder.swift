@@ -71,6 +71,9 @@ final class TreeDecoder: Decoder {
         @exclusivity(unchecked) var unknownKeysCollector: ((String) -> UnknownKeys)?
         @exclusivity(unchecked) var host: (decoder: TreeDecoder, index: Int)?
         @exclusivity(unchecked) var jsonPathIndex: JSONPathIndex?
+        /// The keys of the object whose dropped members were last reported, to their members
+        /// (``recordDroppedMember(key:reason:)``): one index per object, not a scan per member.
+        @exclusivity(unchecked) var droppedMemberIndex: (object: Int, index: MemberIndex)?
         @exclusivity(unchecked) var foundationFailures: [FoundationAttempt: any Error]?
         @exclusivity(unchecked) var looseRetryValues: [FoundationAttempt: LooseRetryValues] = [:]
         @exclusivity(unchecked) var hookRejections: [HookAttempt: any Error]?
@@ -695,6 +698,11 @@ final class TreeDecoder: Decoder {
         guard let members = occasionalState?.tagMembers, !members.isEmpty else { return [] }
         return members.filter { $0.object == objectIndex }.map(\.key)
     }
+
+    /// How many nodes key searches of large objects scanned without finding their key (or, for
+    /// loose searches, scanned at all): the work that lookups of absent keys cost, which the
+    /// containers' indexes hold to the size of their objects; for tests.
+    @exclusivity(unchecked) var nodesScannedInVain = 0
 
     /// How many keys the errors built so far hold: the work that paths cost, for tests.
     @exclusivity(unchecked) var errorPathKeys = 0

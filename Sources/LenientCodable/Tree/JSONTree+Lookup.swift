@@ -38,6 +38,11 @@ extension JSONTree {
             }
             return found
         }
+        guard key.contains(where: { $0 >= 0x80 }) else { return nil }
+        // A large object's keys beyond ASCII are indexed once, not scanned for every such key.
+        if nodes[objectIndex].shortLength > MemberIndex.threshold {
+            return canonicalKeyIndex(of: objectIndex, cursor: cursor)[String(decoding: key, as: UTF8.self)]
+        }
         return findMemberCanonically(in: objectIndex, key: key)
     }
 
@@ -49,20 +54,26 @@ extension JSONTree {
     private func firstCanonicalMember(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, found: Int, cursor: KeyedContainerState
     ) -> Int {
-        if cursor.canonicalKeys == nil {
-            var firstOfEach: [String: Int] = [:]
-            let end = nodes[objectIndex].containerEnd
-            var keyIndex = objectIndex + 1
-            while keyIndex < end {
-                if nodes[keyIndex].has(JSONNode.beyondASCII | JSONNode.hasEscapes) {
-                    let name = string(at: keyIndex)
-                    if firstOfEach[name] == nil { firstOfEach[name] = keyIndex + 1 }
-                }
-                keyIndex = next(after: keyIndex + 1)
+        canonicalKeyIndex(of: objectIndex, cursor: cursor)[String(decoding: key, as: UTF8.self)] ?? found
+    }
+
+    /// The object's keys beyond ASCII or escaped, each as Swift's `String` compares it, to the
+    /// value of the first member that has it: made by the container's first lookup that needs it.
+    @inline(never)
+    private func canonicalKeyIndex(of objectIndex: Int, cursor: KeyedContainerState) -> [String: Int] {
+        if let built = cursor.canonicalKeys { return built }
+        var firstOfEach: [String: Int] = [:]
+        let end = nodes[objectIndex].containerEnd
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            if nodes[keyIndex].has(JSONNode.beyondASCII | JSONNode.hasEscapes) {
+                let name = string(at: keyIndex)
+                if firstOfEach[name] == nil { firstOfEach[name] = keyIndex + 1 }
             }
-            cursor.canonicalKeys = firstOfEach
+            keyIndex = next(after: keyIndex + 1)
         }
-        return cursor.canonicalKeys?[String(decoding: key, as: UTF8.self)] ?? found
+        cursor.canonicalKeys = firstOfEach
+        return firstOfEach
     }
 
     /// ``findMember(in:key:cursor:)`` for a key spelled with the same bytes. `key` is read during
@@ -124,6 +135,7 @@ extension JSONTree {
     private func findExactMemberPastSummary(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
+        if let whole = cursor.wholeExactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
         // The first members before the place, one by one; past `MemberIndex.threshold` of them,
         // the index of them all.
@@ -155,6 +167,7 @@ extension JSONTree {
             afterIndex = next(after: afterIndex + 1)
             scannedAfter += 1
         }
+        noteExactMiss(in: objectIndex, scannedFrom: place, cursor: cursor)
         return nil
     }
 
@@ -162,9 +175,42 @@ extension JSONTree {
     private func findExactMemberAfterCursor(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
-        findMember(
+        if let whole = cursor.wholeExactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
+        let found = findMember(
             in: objectIndex, after: &cursor.exactKeys, hash: hash, matches: { stringEquals(at: $0, key) },
             hashOfKey: { exactKeyHash(at: $0) })
+        if found == nil { noteExactMiss(in: objectIndex, scannedFrom: place, cursor: cursor) }
+        return found
+    }
+
+    /// Counts a search of an exact key that scanned from `place` to the end of the object in
+    /// vain, and indexes the object's keys once such searches have outgrown it
+    /// (``missesOutgrowObject(_:scannedFrom:cursor:)``).
+    @inline(never)
+    private func noteExactMiss(in objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) {
+        guard missesOutgrowObject(objectIndex, scannedFrom: place, cursor: cursor) else { return }
+        cursor.wholeExactIndex = wholeIndex(of: objectIndex) { Array(string(at: $0).utf8) }
+    }
+
+    /// Whether the searches of a container that found nothing have now scanned more than twice
+    /// its object, counting one that scanned from `place` to its end. From then on its searches
+    /// ask an index of all the object's keys, built once: a model that looks up thousands of
+    /// absent keys in a large object (`contains` for every id of a list) would otherwise cost
+    /// the square of the object's size.
+    func missesOutgrowObject(_ objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) -> Bool {
+        let end = nodes[objectIndex].containerEnd
+        cursor.missedNodes &+= end &- place
+        cursor.decoder.nodesScannedInVain &+= end &- place
+        return cursor.missedNodes > 2 &* (end &- objectIndex) &+ 256
+    }
+
+    /// An index of every key of an object, each under the bytes `text` gives it, to its first
+    /// member.
+    func wholeIndex(of objectIndex: Int, text: (Int) -> [UInt8]) -> MemberIndex {
+        let index = MemberIndex(objectIndex: objectIndex)
+        index.extend(to: nodes[objectIndex].containerEnd, in: self, text: text)
+        return index
     }
 
     /// The search that both kinds of cursor share, for a key whose `hash` the cursor's summary
@@ -364,7 +410,37 @@ extension JSONTree {
             cursor.looseKeys = summary
         }
         guard summary.mayMatch(key) else { return nil }
-        return findMemberLoosely(in: objectIndex, key: key)
+        // Past a few searches, an index of the members' keys as loose matching compares them:
+        // a large object's summary rules out little, and a search for each of thousands of keys
+        // would scan it each time.
+        cursor.looseSearches &+= 1
+        guard cursor.looseSearches > LooseKeySummary.searchesBeforeIndex else {
+            cursor.decoder.nodesScannedInVain &+= nodes[objectIndex].containerEnd &- objectIndex
+            return findMemberLoosely(in: objectIndex, key: key)
+        }
+        return looseKeyIndex(of: objectIndex, cursor: cursor)[key.compactMap(JSONTree.looseByte)]
+    }
+
+    /// Each key of the object as loose matching compares it (``looseByte(_:)`` of each byte, the
+    /// separators left out), to the key node of the first member that has it: made once per
+    /// container.
+    @inline(never)
+    private func looseKeyIndex(of objectIndex: Int, cursor: KeyedContainerState) -> [[UInt8]: Int] {
+        if let built = cursor.looseKeyIndex { return built }
+        var firstOfEach: [[UInt8]: Int] = [:]
+        let end = nodes[objectIndex].containerEnd
+        var keyIndex = objectIndex + 1
+        while keyIndex < end {
+            let node = nodes[keyIndex]
+            let loose =
+                node.has(JSONNode.hasEscapes)
+                ? string(at: keyIndex).utf8.compactMap(JSONTree.looseByte)
+                : bytes(of: node).compactMap(JSONTree.looseByte)
+            if firstOfEach[loose] == nil { firstOfEach[loose] = keyIndex }
+            keyIndex = next(after: keyIndex + 1)
+        }
+        cursor.looseKeyIndex = firstOfEach
+        return firstOfEach
     }
 
     /// The loose summary of an object's member keys.
@@ -448,6 +524,9 @@ struct LooseKeySummary {
     /// The number of members from which an object is summarized before its first loose search;
     /// smaller ones are searched directly, each member ruled out by its first letter.
     static let smallestObject = 48
+
+    /// How many loose searches of a larger object scan it before its keys are indexed.
+    static let searchesBeforeIndex = 8
 
     static let everything: LooseKeySummary = {
         var summary = LooseKeySummary()

@@ -40,12 +40,25 @@ extension JSONTree {
     private func findSnakeCaseMemberAfterCursor(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
-        findMember(
+        if let whole = cursor.wholeSnakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)
+        let found = findMember(
             in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash, matches: { snakeCaseKey(at: $0, matches: key) },
             hashOfKey: { index in
                 let node = nodes[index]
                 return node.has(JSONNode.hasEscapes) ? nil : JSONTree.snakeCaseHash(bytes(of: node))
             })
+        if found == nil { noteSnakeCaseMiss(in: objectIndex, scannedFrom: place, cursor: cursor) }
+        return found
+    }
+
+    /// ``noteExactMiss(in:scannedFrom:cursor:)`` for keys converted from snake case.
+    @inline(never)
+    private func noteSnakeCaseMiss(in objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) {
+        guard missesOutgrowObject(objectIndex, scannedFrom: place, cursor: cursor) else { return }
+        cursor.wholeSnakeCaseIndex = wholeIndex(of: objectIndex) {
+            Array(KeyConversion.camelCase(fromSnakeCase: string(at: $0)).utf8)
+        }
     }
 
     /// ``findMemberFromSnakeCase(in:key:cursor:)`` for a key the cursor's summary may hold: the
@@ -59,6 +72,7 @@ extension JSONTree {
     )
         -> Int?
     {
+        if let whole = cursor.wholeSnakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)
         // The first members before the place, one by one; past `MemberIndex.threshold` of them,
         // the index of them all.
@@ -93,6 +107,7 @@ extension JSONTree {
             afterIndex = next(after: afterIndex + 1)
             scannedAfter += 1
         }
+        noteSnakeCaseMiss(in: objectIndex, scannedFrom: place, cursor: cursor)
         return nil
     }
 
