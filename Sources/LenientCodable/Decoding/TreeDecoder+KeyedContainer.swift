@@ -8,6 +8,20 @@ import Foundation
 /// container's references: with one reference, a key costs one retain instead of two. Not
 /// generic, so there is no type metadata per coding-key type, and one object serves the
 /// containers of every model: the decoder recycles it (``TreeDecoder/containerState(plan:order:)``).
+/// What a keyed container's searches of a large object that found nothing left behind.
+final class SearchesInVain {
+    /// How many nodes they scanned, and, once they outgrow the object
+    /// (``JSONTree/missesOutgrowObject(_:scannedFrom:cursor:)``), indexes of all its keys, exact
+    /// and converted from snake case, that later searches ask instead.
+    @exclusivity(unchecked) var missedNodes = 0
+    @exclusivity(unchecked) var exactIndex: MemberIndex?
+    @exclusivity(unchecked) var snakeCaseIndex: MemberIndex?
+    /// How many loose searches the summary did not rule out, and, past a few, the index of the
+    /// object's keys as loose matching compares them.
+    @exclusivity(unchecked) var looseSearches = 0
+    @exclusivity(unchecked) var looseIndex: [[UInt8]: Int]?
+}
+
 final class KeyedContainerState {
     /// Strong: a container kept past its value (or past the decode) keeps its decoder, and
     /// the tree and plans that the decoder keeps. The decoder refers back to a state only
@@ -60,16 +74,15 @@ final class KeyedContainerState {
     /// first member that has it (``JSONTree/findMember(in:key:cursor:)``). Made by the first
     /// lookup of such a key only.
     @exclusivity(unchecked) var canonicalKeys: [String: Int]?
-    /// How many nodes searches that found nothing have scanned, and, once they outgrow the
-    /// object (``JSONTree/missesOutgrowObject(_:scannedFrom:cursor:)``), indexes of all its
-    /// keys, exact and converted from snake case, that later searches ask instead.
-    @exclusivity(unchecked) var missedNodes = 0
-    @exclusivity(unchecked) var wholeExactIndex: MemberIndex?
-    @exclusivity(unchecked) var wholeSnakeCaseIndex: MemberIndex?
-    /// How many loose searches the summary did not rule out in a large object, and, past a few,
-    /// the index of its keys as loose matching compares them.
-    @exclusivity(unchecked) var looseSearches = 0
-    @exclusivity(unchecked) var looseKeyIndex: [[UInt8]: Int]?
+    /// What searches of a large object that found nothing left, made by the first of them: one
+    /// reference, so that a container of a model's small object pays one field for them.
+    @exclusivity(unchecked) var searchesInVainState: SearchesInVain?
+    var searchesInVain: SearchesInVain {
+        if let searchesInVainState { return searchesInVainState }
+        let made = SearchesInVain()
+        searchesInVainState = made
+        return made
+    }
 
     init(
         decoder: TreeDecoder, objectIndex: Int, pathBox: PathBox, plan: KeyPlan?,
@@ -113,17 +126,7 @@ final class KeyedContainerState {
         if exactKeyIndex != nil { exactKeyIndex = nil }
         if snakeCaseKeyIndex != nil { snakeCaseKeyIndex = nil }
         if canonicalKeys != nil { canonicalKeys = nil }
-        if missedNodes != 0 || looseSearches != 0 { forgetMisses() }
-    }
-
-    /// Clears what searches that found nothing left behind, for another object.
-    @inline(never)
-    private func forgetMisses() {
-        missedNodes = 0
-        looseSearches = 0
-        wholeExactIndex = nil
-        wholeSnakeCaseIndex = nil
-        looseKeyIndex = nil
+        if searchesInVainState != nil { searchesInVainState = nil }
     }
 
     /// The next of the decoder's spare states, while this one is a spare; `nil` otherwise.

@@ -38,12 +38,23 @@ extension JSONTree {
             }
             return found
         }
+        return findMemberCanonically(in: objectIndex, key: key, cursor: cursor)
+    }
+
+    /// ``findMemberCanonically(in:key:)`` for a container: in a large object, the keys beyond
+    /// ASCII are indexed once, not scanned again for every such key. `key` is read during the
+    /// call only, held by the caller.
+    @inline(never)
+    private func findMemberCanonically(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState
+    )
+        -> Int?
+    {
         guard key.contains(where: { $0 >= 0x80 }) else { return nil }
-        // A large object's keys beyond ASCII are indexed once, not scanned for every such key.
-        if nodes[objectIndex].shortLength > MemberIndex.threshold {
-            return canonicalKeyIndex(of: objectIndex, cursor: cursor)[String(decoding: key, as: UTF8.self)]
+        guard nodes[objectIndex].shortLength > MemberIndex.threshold else {
+            return findMemberCanonically(in: objectIndex, key: key)
         }
-        return findMemberCanonically(in: objectIndex, key: key)
+        return canonicalKeyIndex(of: objectIndex, cursor: cursor)[String(decoding: key, as: UTF8.self)]
     }
 
     /// The first member canonically equal to a key beyond ASCII found by its bytes at `found`,
@@ -135,7 +146,7 @@ extension JSONTree {
     private func findExactMemberPastSummary(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
-        if let whole = cursor.wholeExactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        if let whole = cursor.searchesInVainState?.exactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
         // The first members before the place, one by one; past `MemberIndex.threshold` of them,
         // the index of them all.
@@ -175,7 +186,22 @@ extension JSONTree {
     private func findExactMemberAfterCursor(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
-        if let whole = cursor.wholeExactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        // A model's object: its searches in vain cost a few members each.
+        guard nodes[objectIndex].shortLength > MemberIndex.threshold else {
+            return findMember(
+                in: objectIndex, after: &cursor.exactKeys, hash: hash, matches: { stringEquals(at: $0, key) },
+                hashOfKey: { exactKeyHash(at: $0) })
+        }
+        return findExactMemberInLargeObject(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// ``findExactMemberAfterCursor(in:key:hash:cursor:)`` in an object of more than
+    /// ``MemberIndex/threshold`` members, whose searches in vain are counted.
+    @inline(never)
+    private func findExactMemberInLargeObject(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
+    ) -> Int? {
+        if let whole = cursor.searchesInVainState?.exactIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.exactKeys.nextKey, objectIndex + 1)
         let found = findMember(
             in: objectIndex, after: &cursor.exactKeys, hash: hash, matches: { stringEquals(at: $0, key) },
@@ -190,7 +216,7 @@ extension JSONTree {
     @inline(never)
     private func noteExactMiss(in objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) {
         guard missesOutgrowObject(objectIndex, scannedFrom: place, cursor: cursor) else { return }
-        cursor.wholeExactIndex = wholeIndex(of: objectIndex) { Array(string(at: $0).utf8) }
+        cursor.searchesInVain.exactIndex = wholeIndex(of: objectIndex) { Array(string(at: $0).utf8) }
     }
 
     /// Whether the searches of a container that found nothing have now scanned more than twice
@@ -200,9 +226,10 @@ extension JSONTree {
     /// the square of the object's size.
     func missesOutgrowObject(_ objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) -> Bool {
         let end = nodes[objectIndex].containerEnd
-        cursor.missedNodes &+= end &- place
+        let searches = cursor.searchesInVain
+        searches.missedNodes &+= end &- place
         cursor.decoder.nodesScannedInVain &+= end &- place
-        return cursor.missedNodes > 2 &* (end &- objectIndex) &+ 256
+        return searches.missedNodes > 2 &* (end &- objectIndex) &+ 256
     }
 
     /// An index of every key of an object, each under the bytes `text` gives it, to its first
@@ -413,20 +440,21 @@ extension JSONTree {
         // Past a few searches, an index of the members' keys as loose matching compares them:
         // a large object's summary rules out little, and a search for each of thousands of keys
         // would scan it each time.
-        cursor.looseSearches &+= 1
-        guard cursor.looseSearches > LooseKeySummary.searchesBeforeIndex else {
+        let searches = cursor.searchesInVain
+        searches.looseSearches &+= 1
+        guard searches.looseSearches > LooseKeySummary.searchesBeforeIndex else {
             cursor.decoder.nodesScannedInVain &+= nodes[objectIndex].containerEnd &- objectIndex
             return findMemberLoosely(in: objectIndex, key: key)
         }
-        return looseKeyIndex(of: objectIndex, cursor: cursor)[key.compactMap(JSONTree.looseByte)]
+        return looseKeyIndex(of: objectIndex, searches: searches)[key.compactMap(JSONTree.looseByte)]
     }
 
     /// Each key of the object as loose matching compares it (``looseByte(_:)`` of each byte, the
     /// separators left out), to the key node of the first member that has it: made once per
     /// container.
     @inline(never)
-    private func looseKeyIndex(of objectIndex: Int, cursor: KeyedContainerState) -> [[UInt8]: Int] {
-        if let built = cursor.looseKeyIndex { return built }
+    private func looseKeyIndex(of objectIndex: Int, searches: SearchesInVain) -> [[UInt8]: Int] {
+        if let built = searches.looseIndex { return built }
         var firstOfEach: [[UInt8]: Int] = [:]
         let end = nodes[objectIndex].containerEnd
         var keyIndex = objectIndex + 1
@@ -439,7 +467,7 @@ extension JSONTree {
             if firstOfEach[loose] == nil { firstOfEach[loose] = keyIndex }
             keyIndex = next(after: keyIndex + 1)
         }
-        cursor.looseKeyIndex = firstOfEach
+        searches.looseIndex = firstOfEach
         return firstOfEach
     }
 

@@ -40,7 +40,26 @@ extension JSONTree {
     private func findSnakeCaseMemberAfterCursor(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
     ) -> Int? {
-        if let whole = cursor.wholeSnakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        // A model's object: its searches in vain cost a few members each.
+        guard nodes[objectIndex].shortLength > MemberIndex.threshold else {
+            return findMember(
+                in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash,
+                matches: { snakeCaseKey(at: $0, matches: key) },
+                hashOfKey: { index in
+                    let node = nodes[index]
+                    return node.has(JSONNode.hasEscapes) ? nil : JSONTree.snakeCaseHash(bytes(of: node))
+                })
+        }
+        return findSnakeCaseMemberInLargeObject(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// ``findSnakeCaseMemberAfterCursor(in:key:hash:cursor:)`` in an object of more than
+    /// ``MemberIndex/threshold`` members, whose searches in vain are counted.
+    @inline(never)
+    private func findSnakeCaseMemberInLargeObject(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState
+    ) -> Int? {
+        if let whole = cursor.searchesInVainState?.snakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)
         let found = findMember(
             in: objectIndex, after: &cursor.snakeCaseKeys, hash: hash, matches: { snakeCaseKey(at: $0, matches: key) },
@@ -56,7 +75,7 @@ extension JSONTree {
     @inline(never)
     private func noteSnakeCaseMiss(in objectIndex: Int, scannedFrom place: Int, cursor: KeyedContainerState) {
         guard missesOutgrowObject(objectIndex, scannedFrom: place, cursor: cursor) else { return }
-        cursor.wholeSnakeCaseIndex = wholeIndex(of: objectIndex) {
+        cursor.searchesInVain.snakeCaseIndex = wholeIndex(of: objectIndex) {
             Array(KeyConversion.camelCase(fromSnakeCase: string(at: $0)).utf8)
         }
     }
@@ -72,7 +91,7 @@ extension JSONTree {
     )
         -> Int?
     {
-        if let whole = cursor.wholeSnakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
+        if let whole = cursor.searchesInVainState?.snakeCaseIndex { return whole.firstKey[Array(key)].map { $0 + 1 } }
         let place = max(cursor.snakeCaseKeys.nextKey, objectIndex + 1)
         // The first members before the place, one by one; past `MemberIndex.threshold` of them,
         // the index of them all.
