@@ -243,9 +243,11 @@ extension JSONValue {
     ///
     /// Setting a member of an object adds or replaces it (keeping its position when it existed);
     /// setting `nil` removes it. Setting a member of `null` turns it into an object with that
-    /// member, so that nested objects can be built step by step.
-    ///
-    /// - Precondition: When setting, the value is an object or `null`.
+    /// member, so that nested objects can be built step by step. Setting a member of any other
+    /// value (a string, a number, a bool, an array) leaves the value as it is: a hook that adds a
+    /// member to what the server sent (`json["kind"] = "card"`) must not stop the app when the
+    /// server sends something other than an object, which the decoder then reports or refuses
+    /// as it would without the hook. Check ``objectValue`` first to tell the cases apart.
     public subscript(key: String) -> JSONValue? {
         get {
             if case .object(let object) = self { return object[key] }
@@ -266,8 +268,8 @@ extension JSONValue {
                 var object = JSONObject()
                 object[key] = newValue
                 self = .object(object)
-            default:
-                preconditionFailure("Cannot set member \"\(key)\" of a JSON \(kindDescription).")
+            case .bool, .number, .string, .array:
+                return
             }
         }
     }
@@ -278,17 +280,6 @@ extension JSONValue {
         return elements[index]
     }
 
-    /// A short name of the value's kind ("a string", "an array"), as error messages use it.
-    var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "bool"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
 }
 
 extension Decimal {

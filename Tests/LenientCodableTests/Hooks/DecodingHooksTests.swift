@@ -313,3 +313,42 @@ import Testing
         }
     }
 }
+
+/// A hook that adds a member to what the server sent must not stop the app when the server sends
+/// something other than an object: setting a member of a string, number, bool or array leaves the
+/// value as it is, and the decoder treats it as it would without the hook.
+struct HookSettingAMemberOfANonObjectTests {
+    struct Card: Codable, Equatable, DecodingHooks {
+        var kind: String
+        var id: Int
+        static func willDecode(_ json: JSONValue) throws -> JSONValue {
+            var json = json
+            json["kind"] = "card"
+            return json
+        }
+    }
+
+    struct Deck: Codable, Equatable {
+        var cards: [Card]
+    }
+
+    @Test(arguments: [#"["x"]"#, #""text""#, "5", "true", "[]"])
+    func aNonObjectIsLeftAsItIs(_ member: String) throws {
+        let text = #"{"cards":[{"id":1},\#(member),{"id":2}]}"#
+        let (deck, report) = try LenientJSONDecoder().decodeWithReport(Deck.self, from: text)
+        #expect(deck.cards == [Card(kind: "card", id: 1), Card(kind: "card", id: 2)])
+        #expect(report.issues.map(\.path) == ["cards[1]"])
+        #expect(throws: DecodingError.self) {
+            try LenientJSONDecoder(options: .strict).decode(Deck.self, from: text)
+        }
+        let (again, reportAgain) = try LenientJSONDecoder().decodeWithReport(
+            Deck.self, from: LenientJSONEncoder().encode(deck))
+        #expect(again == deck && reportAgain.isEmpty)
+    }
+
+    @Test func settingAMemberChangesOnlyObjectsAndNull() {
+        var values: [JSONValue] = ["text", 5, true, ["a"], .null, ["b": 1]]
+        for position in values.indices { values[position]["k"] = 1 }
+        #expect(values == ["text", 5, true, ["a"], ["k": 1], ["b": 1, "k": 1]])
+    }
+}
