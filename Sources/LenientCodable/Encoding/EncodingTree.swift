@@ -579,6 +579,27 @@ final class EncodingTree {
         return childIndex
     }
 
+    /// Unlinks a member from its object, which then no longer writes it. The object's filter
+    /// of key hashes keeps the member's bit, which only lets a later lookup compare keys.
+    func removeMember(_ member: Int32, of object: Int32) {
+        let objectNode = nodes + Int(object)
+        var previous: Int32 = -1
+        var child = objectNode.pointee.firstChild
+        while child >= 0 && child != member {
+            previous = child
+            child = nodes[Int(child)].nextSibling
+        }
+        guard child == member else { return }
+        let next = nodes[Int(member)].nextSibling
+        if previous < 0 { objectNode.pointee.firstChild = next } else { nodes[Int(previous)].nextSibling = next }
+        if objectNode.pointee.lastChild == member { objectNode.pointee.lastChild = previous }
+        objectNode.pointee.childCount -= 1
+        nodes[Int(member)].nextSibling = -1
+        if state.pointee.memberTables[object]?[nodes[Int(member)].key] == member {
+            state.pointee.memberTables[object]?[nodes[Int(member)].key] = nil
+        }
+    }
+
     /// Appends an unset node that no container links to: the value written into it is dropped.
     func detachedNode() -> Int32 {
         appendNode(EncodedNode())

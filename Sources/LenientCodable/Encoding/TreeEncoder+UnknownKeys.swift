@@ -50,6 +50,8 @@ extension TreeEncoder {
             if tree.nodes[Int(node)].kind == .unset { tree.makeObject(node) }
             // A value written over the object since (an array, a scalar) keeps no members.
             guard tree.nodes[Int(node)].kind == .object else { continue }
+            // The nodes the kept members are written into come after every node the value wrote.
+            let keptFrom = Int32(tree.nodeCount)
             for (key, value) in last.members {
                 if let payloadTag = tree.payloadTag, payloadTag.node == node, payloadTag.key == key { continue }
                 let (member, existed) = tree.member(key, of: node)
@@ -64,7 +66,8 @@ extension TreeEncoder {
                 }
             }
             if tree.absentMembers.count > absentMark {
-                tree.writeNullsForAbsentMembers(of: node, from: absentMark, looseMatching: last.readLoosely)
+                tree.writeNullsForAbsentMembers(
+                    of: node, from: absentMark, looseMatching: last.readLoosely, keptFrom: keptFrom)
             }
         }
     }
@@ -230,7 +233,7 @@ extension EncodingTree {
     /// decode that matched no key loosely, where the type failed on what loose matching found),
     /// only exact spellings count: decoded again, the type fails on the other spellings as it did
     /// and keeps them, and a `null` it never wrote could fail it where it read nothing.
-    func writeNullsForAbsentMembers(of object: Int32, from mark: Int, looseMatching: Bool) {
+    func writeNullsForAbsentMembers(of object: Int32, from mark: Int, looseMatching: Bool, keptFrom: Int32) {
         // The first letters of the members, as loose matching folds them: a property none of
         // whose keys begins with one of them is found under no other spelling, the usual case.
         var letters: UInt64?
@@ -244,10 +247,19 @@ extension EncodingTree {
             // and a `null` is a kept member it would read, and so take from the `UnknownKeys`.
             // Of a fallback list, the decoder reads the first candidate present and not `null`,
             // else the first present: a kept later candidate that holds `null` is read unless the
-            // first holds `null` too. One that holds a value is read whatever is written (a model
-            // changed after decoding); nothing written helps there.
+            // first holds `null` too. One that holds a value is read whatever is written: it is
+            // left out, so that the property decodes as the `nil` it is (`{"id": "x",
+            // "book_id": 7}` decodes `id` as `nil`, keeping `book_id`, which written back alone
+            // would be read as `id`).
             let looselyFound = { (path: [KeyBytes]) in self.node(at: path, in: object, loosely: true) != nil }
-            let exact = candidates.map { node(at: $0, in: object, loosely: false) }
+            var exact = candidates.map { node(at: $0, in: object, loosely: false) }
+            // (The first candidate is missing, or holds the `null` `.writeNull` wrote.)
+            if let first = exact.first, first.map({ nodes[Int($0)].kind == .null }) ?? true,
+                exact.contains(where: { $0.map { nodes[Int($0)].kind != .null } ?? false })
+            {
+                removeKeptCandidates(candidates, holding: exact, in: object, keptFrom: keptFrom)
+                exact = candidates.map { node(at: $0, in: object, loosely: false) }
+            }
             guard exact.first.map({ $0 == nil }) ?? false,
                 !exact.contains(where: { $0.map { nodes[Int($0)].kind != .null } ?? false }),
                 exact.contains(where: { $0 != nil })
@@ -256,6 +268,23 @@ extension EncodingTree {
                             || looseNames.contains(where: { looselyFound([KeyBytes($0)]) })))
             else { continue }
             for path in candidates where writeNull(at: path, in: object) { break }
+        }
+    }
+
+    /// Leaves out of `object` the candidates of an absent property's fallback list that hold a
+    /// value (`found`: each candidate's node, as written), which decoding would read in place of
+    /// the property's `nil`: those that kept members wrote (nodes from `keptFrom` on), not what
+    /// another property of the value wrote.
+    private func removeKeptCandidates(
+        _ candidates: [[KeyBytes]], holding found: [Int32?], in object: Int32, keptFrom: Int32
+    ) {
+        for (path, node) in zip(candidates, found) {
+            guard let node, node >= keptFrom, nodes[Int(node)].kind != .null,
+                let parent = path.count == 1
+                    ? object : self.node(at: Array(path.dropLast()), in: object, loosely: false),
+                nodes[Int(parent)].kind == .object
+            else { continue }
+            removeMember(node, of: parent)
         }
     }
 

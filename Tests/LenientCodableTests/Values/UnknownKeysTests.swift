@@ -205,3 +205,56 @@ import Testing
         #expect(String(decoding: try foundationEncoder.encode(OptionalExtras(a: 1)), as: UTF8.self) == #"{"a":1}"#)
     }
 }
+
+/// A property with a fallback list that decodes as `nil` while a later candidate holds a value
+/// (the first candidate is invalid, or the model set the property to `nil`): the kept candidate
+/// is not written back, or decoding the output would read it as the property's value.
+struct UnknownKeysFallbackCandidateTests {
+    struct Book: Codable, Equatable, KeyMapping {
+        var id: Int?
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["id": ["id", "ID", "book_id"]]
+    }
+
+    @Test(arguments: [
+        (#"{"uid":"s","id":"x","book_id":7}"#, nil as Int?),
+        (#"{"id":3,"book_id":5,"ID":4}"#, 3),
+        (#"{"uid":"s","ID":4}"#, 4),
+    ])
+    func aDecodedValueRoundTripsWhateverItsCandidatesHold(_ text: String, id: Int?) throws {
+        let decoder = LenientJSONDecoder()
+        let book = try decoder.decode(Book.self, from: text)
+        #expect(book.id == id)
+        for strategy in [LenientJSONEncoder.NilEncodingStrategy.omitKey, .writeNull] {
+            let encoder = LenientJSONEncoder()
+            encoder.nilEncodingStrategy = strategy
+            let (again, report) = try decoder.decodeWithReport(Book.self, from: encoder.encode(book))
+            #expect(again.id == book.id, "\(strategy)")
+            #expect(report.isEmpty, "\(report)")
+        }
+    }
+
+    @Test func aPropertySetToNilAfterDecodingStaysNil() throws {
+        var book = try LenientJSONDecoder().decode(Book.self, from: #"{"id":3,"book_id":5,"ID":4,"uid":"s"}"#)
+        book.id = nil
+        let written = try LenientJSONEncoder().encode(book)
+        let again = try LenientJSONDecoder().decode(Book.self, from: written)
+        #expect(again.id == nil)
+        #expect(again.extras["uid"] == "s")
+        #expect(try LenientJSONDecoder(options: .strict).decode(Book.self, from: written).id == nil)
+    }
+
+    /// A candidate another property writes is that property's, and stays.
+    struct TwoNames: Codable, Equatable, KeyMapping {
+        var id: Int?
+        var bookID: Int
+        var extras = UnknownKeys()
+        static let keyMapping: [String: KeySource] = ["id": ["id", "book_id"], "bookID": "book_id"]
+    }
+
+    @Test func aCandidateAnotherPropertyWritesStays() throws {
+        let value = TwoNames(id: nil, bookID: 5)
+        let written = try JSONSerialization.jsonObject(with: LenientJSONEncoder().encode(value)) as? [String: Any]
+        #expect(written?["book_id"] as? Int == 5)
+    }
+}
