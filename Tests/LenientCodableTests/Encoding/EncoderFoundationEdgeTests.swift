@@ -265,13 +265,7 @@ extension EncoderFoundationEdgeTests {
         var plain = Inner()
     }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    typealias Key = EncoderFoundationEdgeTests.Key
 
     static let strategies: [(name: String, strategy: JSONEncoder.KeyEncodingStrategy)] = [
         ("default", .useDefaultKeys),
