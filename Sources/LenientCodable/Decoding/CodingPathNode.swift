@@ -116,7 +116,8 @@ final class PathBox {
     @inline(__always)
     fileprivate var parentBox: PathBox? { node.parentBox }
 
-    /// ``CodingPathNode/putLastKey(in:before:)`` of this box's path.
+    /// ``CodingPathNode/putLastKey(in:before:)`` of this box's path. `keys` is the storage of the
+    /// array ``CodingPathNode/path`` is making, written only during the call.
     @inline(__always)
     fileprivate func putLastKey(in keys: UnsafeMutableBufferPointer<any CodingKey>, before position: inout Int)
         -> PathBox?

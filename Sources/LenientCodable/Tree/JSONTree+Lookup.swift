@@ -196,7 +196,9 @@ extension JSONTree {
     }
 
     /// ``findExactMemberAfterCursor(in:key:hash:cursor:)`` in an object of more than
-    /// ``MemberIndex/threshold`` members, whose searches in vain are counted.
+    /// ``MemberIndex/threshold`` members, whose searches in vain are counted. `key` is read only
+    /// during the call (the caller's `withUTF8` holds it), and the index keeps copies of the
+    /// members' keys, not pointers: a container kept past the decode reads it safely.
     @inline(never)
     private func findExactMemberInLargeObject(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState

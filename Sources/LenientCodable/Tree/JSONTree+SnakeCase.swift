@@ -54,7 +54,9 @@ extension JSONTree {
     }
 
     /// ``findSnakeCaseMemberAfterCursor(in:key:hash:cursor:)`` in an object of more than
-    /// ``MemberIndex/threshold`` members, whose searches in vain are counted.
+    /// ``MemberIndex/threshold`` members, whose searches in vain are counted. `key` is read only
+    /// during the call (the caller's `withUTF8` holds it), and the index keeps copies of the
+    /// members' converted keys, not pointers.
     @inline(never)
     private func findSnakeCaseMemberInLargeObject(
         in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt8, cursor: KeyedContainerState

@@ -122,3 +122,34 @@ struct AbsentKeyLookupTests {
         #expect(again == holder && reportAgain.isEmpty)
     }
 }
+
+/// A container kept past its decode looks absent keys up in its large object after the input is
+/// gone: the index it builds then holds copies of the keys, never pointers into the input
+/// (AddressSanitizer runs this suite in CI).
+struct KeptContainerKeyLookupTests {
+    final class Kept: Decodable, @unchecked Sendable {
+        // Read by one task at a time: the test reads it after the decode returned.
+        let container: KeyedDecodingContainer<AbsentKeyLookupTests.DynamicKey>
+        init(from decoder: any Decoder) throws {
+            container = try decoder.container(keyedBy: AbsentKeyLookupTests.DynamicKey.self)
+        }
+    }
+
+    @Test(arguments: [LenientJSONDecoder.Options.strict, .lenient])
+    func aKeptContainerIndexesItsKeysAfterTheInputIsGone(options: LenientJSONDecoder.Options) throws {
+        let kept: Kept = try {
+            let members = (0..<500).map { #""key_\#($0)":\#($0)"# }.joined(separator: ",")
+            return try LenientJSONDecoder(options: options).decode(Kept.self, from: Data("{\(members)}".utf8))
+        }()
+        var found = 0
+        for position in 0..<1500
+        where kept.container.contains(AbsentKeyLookupTests.DynamicKey(stringValue: "key_\(position)")) {
+            found += 1
+            #expect(
+                try kept.container.decode(
+                    Int.self, forKey: AbsentKeyLookupTests.DynamicKey(stringValue: "key_\(position)"))
+                    == position)
+        }
+        #expect(found == 500)
+    }
+}
