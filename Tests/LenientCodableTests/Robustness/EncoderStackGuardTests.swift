@@ -269,9 +269,11 @@ import Testing
     }
 
     /// What a tree built without recursion is written to: made, or refused for the stack, never
-    /// a crash (a thread of 64 KB overflowed at 400 levels, in the writer and in
-    /// `encodeToJSONValue`). 500 levels on a thread of 64 KB are refused in any build.
-    @Test(arguments: [64, 96, 256])
+    /// a crash (a release build overflowed a thread of 64 KB at 400 levels, in the writer and in
+    /// `encodeToJSONValue`, and a debug build threads of 96 to 256 KB at 509). Threads of 96 KB
+    /// at least, as in the other tests here: AddressSanitizer's frames do not leave a test
+    /// harness room to run on less.
+    @Test(arguments: [96, 128, 256])
     func treesBuiltWithoutRecursionAreWrittenOrRefused(kilobytes: Int) throws {
         let levels = 500
         let expected =
@@ -290,7 +292,6 @@ import Testing
         for (position, outcome) in outcomes.enumerated() {
             switch outcome {
             case .encoded(let data):
-                #expect(kilobytes > 64, "\(position)")
                 if position == 0 { #expect(try Self.writes(data, theJSONOf: expected)) }
                 if position == 3 { #expect(try Self.writes(data, theJSONOf: path)) }
             case .refused(let message): #expect(message.contains("levels deep"))
