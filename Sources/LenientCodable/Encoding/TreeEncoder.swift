@@ -691,8 +691,9 @@ extension TreeEncoder: SingleValueEncodingContainer {
 /// calls it with a pointer to the value, so that no value is cast or boxed.
 protocol EncodableCollection: _LenientEncodingMarker {
     /// Writes the collection at `value`, which points to an instance of `Self`, into the
-    /// encoder's node. `underItsKey` says whether the collection was given under a key of its
-    /// own (a member or an element), rather than through the single value container of the
+    /// encoder's node. `value` is valid during the call only: the caller's `withUnsafePointer`
+    /// holds the collection. `underItsKey` says whether the collection was given under a key of
+    /// its own (a member or an element), rather than through the single value container of the
     /// encoder whose node it fills.
     static func encodeElements(of value: UnsafeRawPointer, with encoder: TreeEncoder, underItsKey: Bool) throws
 }
