@@ -229,6 +229,7 @@ final class TreeEncoder: Encoder {
             if let collection = info.collection {
                 // Arrays and `[String: Value]` are written by the encoder itself, with the
                 // conformance found once per type instead of a cast per value.
+                // The pointer is to `value`, alive for the closure, which the call does not outlive.
                 try withUnsafePointer(to: value) {
                     try collection.encodeElements(
                         of: $0, with: encoder, underItsKey: encoder !== self && !writesDictionaryMembers)

@@ -21,14 +21,7 @@ struct ReportMessagePathTests {
         }
 
         static func == (lhs: Link, rhs: Link) -> Bool {
-            var left: Link? = lhs
-            var right: Link? = rhs
-            while let l = left, let r = right {
-                guard l.id == r.id, l.count == r.count else { return false }
-                left = l.next
-                right = r.next
-            }
-            return left == nil && right == nil
+            chainsAreEqual(lhs, rhs, next: \.next) { $0.id == $1.id && $0.count == $1.count }
         }
     }
 

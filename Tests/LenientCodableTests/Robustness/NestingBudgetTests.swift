@@ -230,14 +230,7 @@ import Testing
         }
 
         static func == (lhs: Forgiven, rhs: Forgiven) -> Bool {
-            var left: Forgiven? = lhs
-            var right: Forgiven? = rhs
-            while let l = left, let r = right {
-                guard l.count == r.count, l.total == r.total else { return false }
-                left = l.next
-                right = r.next
-            }
-            return left == nil && right == nil
+            chainsAreEqual(lhs, rhs, next: \.next) { $0.count == $1.count && $0.total == $1.total }
         }
     }
 
@@ -299,14 +292,7 @@ import Testing
         }
 
         static func == (lhs: Listed, rhs: Listed) -> Bool {
-            var left: Listed? = lhs
-            var right: Listed? = rhs
-            while let l = left, let r = right {
-                guard l.tags == r.tags else { return false }
-                left = l.next
-                right = r.next
-            }
-            return left == nil && right == nil
+            chainsAreEqual(lhs, rhs, next: \.next) { $0.tags == $1.tags }
         }
     }
 

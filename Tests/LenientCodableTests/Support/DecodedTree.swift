@@ -146,3 +146,18 @@ struct TestCodingKey: CodingKey, Hashable, Sendable {
         self.intValue = intValue
     }
 }
+
+/// Whether two chains of linked objects are equal level by level: a loop, where the synthesized
+/// `==` of a chain hundreds of levels deep would recurse once per level.
+func chainsAreEqual<Link: AnyObject>(
+    _ lhs: Link, _ rhs: Link, next: (Link) -> Link?, sameLevel: (Link, Link) -> Bool
+) -> Bool {
+    var left: Link? = lhs
+    var right: Link? = rhs
+    while let l = left, let r = right {
+        guard sameLevel(l, r) else { return false }
+        left = next(l)
+        right = next(r)
+    }
+    return left == nil && right == nil
+}
