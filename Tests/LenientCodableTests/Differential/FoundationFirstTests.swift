@@ -140,6 +140,55 @@ import Testing
         #expect(wrapped.report.issues.first?.message.contains("; then wrapped an object in Array<") == true)
     }
 
+    /// `ContentResponse`, asking the value's shape before it decodes.
+    enum ShapedContent: Codable, Equatable {
+        case list([Item])
+        case single(Item)
+
+        init(from decoder: any Decoder) throws {
+            if (try? decoder.unkeyedContainer()) != nil {
+                self = .list(try decoder.singleValueContainer().decode([Item].self))
+            } else {
+                self = .single(try decoder.singleValueContainer().decode(Item.self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .list(let items): try container.encode(items)
+            case .single(let item): try container.encode(item)
+            }
+        }
+    }
+
+    @Test func aUnionWhoseItemNeedsForgivingTakesItsFirstProbeThatThenSucceeds() throws {
+        // Foundation decodes neither branch of `{"name":5}`: the first probe that succeeds with forgiveness wins, the
+        // list, and the report names the wrap and the coercion (Coercion.md, "Foundation's answer first").
+        let json = #"{"value":{"name":5}}"#
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Envelope<ContentResponse>.self, from: Data(json.utf8))
+        }
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Envelope<ContentResponse>.self, from: json)
+        #expect(value.value == .list([Item(name: "5")]))
+        #expect(report.issues.map(\.path) == ["value", "value[0].name"])
+        #expect(report.issues.first?.message.contains("Wrapped an object in Array<") == true)
+        #expect(
+            try LenientJSONDecoder().decode(Envelope<ContentResponse>.self, from: LenientJSONEncoder().encode(value))
+                == value)
+        // A type that asks the shape first keeps the single item, its name coerced.
+        let (shaped, shapedReport) = try LenientJSONDecoder().decodeWithReport(
+            Envelope<ShapedContent>.self, from: json)
+        #expect(shaped.value == .single(Item(name: "5")))
+        #expect(shapedReport.issues.map(\.path) == ["value.name"])
+        #expect(shapedReport.issues.map(\.kind) == [.coerced])
+        #expect(
+            try LenientJSONDecoder().decode(Envelope<ShapedContent>.self, from: LenientJSONEncoder().encode(shaped))
+                == shaped)
+        let list = try LenientJSONDecoder().decode(Envelope<ShapedContent>.self, from: #"{"value":[{"name":5}]}"#)
+        #expect(list.value == .list([Item(name: "5")]))
+    }
+
     // MARK: No invented elements
 
     struct Label: Codable, Equatable {
