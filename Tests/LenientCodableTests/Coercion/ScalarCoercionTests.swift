@@ -236,4 +236,33 @@ extension ScalarCoercionTests {
         #expect(report.issues.first?.message == #"Coerced string "42" to Int 42."#)
         #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode([Int].self, from: #"["42", 7]"#) }
     }
+
+    /// Padding around a number or a URL is what Swift calls white space, `Character` by `Character`: ASCII and
+    /// Unicode spaces, a line separator, a space that a combining mark joins (a white space `Character`), but not a
+    /// byte-order mark, a combining mark alone, or a space that a prepended mark joins to the text (one `Character`
+    /// that is no white space). A megabyte of padding is trimmed too, a byte at a time where it is ASCII.
+    @Test(arguments: [
+        (" ", " "), ("\t\n", "\r\n"), ("\u{A0}", "\u{2003}"), ("\u{3000}", "\u{2028}"), (" \u{301}", ""),
+        ("", " \u{301}"), ("\u{301}", ""), ("\u{600} ", ""), ("", "\u{600} "), ("\u{85}", "\u{85}"),
+        ("\u{1C}", ""), ("\u{FEFF}", ""), ("\r", "\r"), (String(repeating: " ", count: 1 << 20) + "\u{A0}", "\u{A0}"),
+        ("\u{A0}" + String(repeating: "\n", count: 1 << 20), String(repeating: "\t", count: 1 << 20) + "\u{2029}"),
+    ])
+    func paddingIsWhatSwiftCallsWhiteSpace(_ leading: String, _ trailing: String) throws {
+        func swiftTrimmed(_ text: String) -> String {
+            guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+            return String(text[first...(text.lastIndex(where: { !$0.isWhitespace }) ?? first)])
+        }
+        struct Value<T: Decodable>: Decodable { var value: T }
+        let number = leading + "42" + trailing
+        let decoded = try LenientJSONDecoder().decode(
+            Value<Int>.self, from: JSONEncoder().encode(["value": number])
+        ).value
+        #expect(decoded == (swiftTrimmed(number) == "42" ? 42 : 0))
+        let address = leading + "https://example.com/a?b=c" + trailing
+        let url = try LenientJSONDecoder().decode(
+            Value<URL?>.self, from: JSONEncoder().encode(["value": address])
+        ).value
+        // Where Foundation reads the padded text as a URL (percent-encoding what it must), that URL stands.
+        #expect(url == URL(string: address) ?? URL(string: swiftTrimmed(address)))
+    }
 }
