@@ -271,7 +271,10 @@ extension Date: CoercibleValue {
     /// strategy, which would read it as seconds since 2001, is Unix time instead: the decoder's
     /// answer is taken for a number only when it differs from that default's, or when
     /// `.deferredToDate` was set on a ``LenientJSONDecoder`` (Foundation's decoder does not tell
-    /// the two apart).
+    /// the two apart). A string that a strategy you set does not read is read with the list, as
+    /// under every decoder (a numeric string under `.millisecondsSince1970` is Unix time by its
+    /// magnitude, where a plain `Date` property takes it for milliseconds), and under
+    /// ``LenientJSONDecoder`` it is reported as coerced.
     ///
     /// ```swift
     /// let created = try Date.coerce(from: decoder)   // "2026-11-20T09:30:00Z", 1795167000 or "1795167000000"
@@ -288,8 +291,15 @@ extension Date: CoercibleValue {
             // the first word, as Foundation's decoder applies it: a numeric string is no date to
             // a strategy of numbers, whatever the decoder would forgive, and the list reads it.
             if let date = source.attemptAsFoundation(Date.self) { return date }
+            // Under the lenient decoder's own default, as it reads a plain `Date` property: its
+            // default reads such strings itself.
+            if source.treeDecoder != nil, !source.dateStrategyIsSet, let date = source.attempt(Date.self) {
+                return date
+            }
+            // The list is the wrapper's own table, the same under every decoder: what it reads,
+            // the strategy did not, and it is reported.
             for format in DateFormat.standardList {
-                if let date = format.date(fromString: text) { return date }
+                if let date = format.date(fromString: text) { return source.coerced(date) }
             }
             throw source.failure(Date.self)
         }

@@ -247,6 +247,39 @@ import Testing
         }
     }
 
+    /// A date that only the wrapper's list reads, where a strategy set on the lenient decoder does not, is reported
+    /// once, in both modes: the value is the list's under every decoder, and the report says it was forgiven. Under
+    /// the lenient preset's default strategy, which reads such strings itself, nothing is reported, as for a plain
+    /// `Date`; what the encoder writes with the strategy reads back unreported.
+    @Test(arguments: [false, true])
+    func datesOnlyTheListReadsAreReported(strict: Bool) throws {
+        struct Stamp: Codable, Equatable {
+            @Coerced var value: Date
+        }
+        let rows: [(String, JSONDecoder.DateDecodingStrategy, JSONEncoder.DateEncodingStrategy)] = [
+            (#""1795167000""#, .millisecondsSince1970, .millisecondsSince1970),
+            (#""1795167000000""#, .secondsSince1970, .secondsSince1970),
+            (#""2026-11-20T09:30:00Z""#, .millisecondsSince1970, .millisecondsSince1970),
+        ]
+        for (json, strategy, encoding) in rows {
+            let decoder = LenientJSONDecoder(options: strict ? .strict : .lenient)
+            decoder.dateDecodingStrategy = strategy
+            let (value, report) = try decoder.decodeWithReport(Stamp.self, from: #"{"value": \#(json)}"#)
+            #expect(value.value == Self.instant)
+            #expect(report.issues.map(\.path) == ["value"])
+            #expect(report.issues.map(\.kind) == [.coerced])
+            let encoder = LenientJSONEncoder()
+            encoder.dateEncodingStrategy = encoding
+            let (again, quiet) = try decoder.decodeWithReport(Stamp.self, from: encoder.encode(value))
+            #expect(again == value)
+            #expect(quiet.isEmpty)
+        }
+        let (value, report) = try LenientJSONDecoder(options: strict ? .strict : .lenient).decodeWithReport(
+            Stamp.self, from: #"{"value": "1795167000"}"#)
+        #expect(value.value == Self.instant)
+        #expect(report.issues.map(\.kind) == (strict ? [.coerced] : []))
+    }
+
     /// `.deferredToDate` set on the lenient decoder reads what the lenient encoder wrote with it;
     /// Foundation's decoder cannot tell it from its default, under which a number is Unix time.
     @Test func deferredToDateSetOnBothSidesRoundTrips() throws {
