@@ -1245,6 +1245,8 @@ extension TreeDecoder {
     // MARK: Strategies
 
     func unwrapDate(at index: Int, path: CodingPathNode) throws -> Date {
+        // Foundation refuses `null` as a missing `Date` before any strategy reads it.
+        if tree[index].kind == .null { throw typeMismatch(Date.self, at: index, path: path) }
         if isLenient && options.decodesDatesWithFormatList && !settings.dateDecodingStrategyIsSet {
             return try dateFromFormatList(at: index, path: path)
         }
@@ -1280,8 +1282,6 @@ extension TreeDecoder {
             return date
         #endif
         case .custom(let closure):
-            // Foundation refuses `null` before the closure sees it.
-            if tree[index].kind == .null { throw typeMismatch(Date.self, at: index, path: path) }
             if let date = foundationAnswer(at: index, path: path, closure) { return date }
             return try finiteDate(at: index, path: path) { try withNode(index, path: path) { try closure($0) } }
         @unknown default:
@@ -1338,6 +1338,8 @@ extension TreeDecoder {
     }
 
     func unwrapData(at index: Int, path: CodingPathNode) throws -> Data {
+        // Foundation refuses `null` as missing `Data` before any strategy reads it.
+        if tree[index].kind == .null { throw typeMismatch(Data.self, at: index, path: path) }
         switch settings.dataDecodingStrategy {
         case .deferredToData:
             return try withNode(index, path: path) { try Data(from: $0) }
@@ -1349,8 +1351,6 @@ extension TreeDecoder {
             }
             return data
         case .custom(let closure):
-            // Foundation refuses `null` before the closure sees it.
-            if tree[index].kind == .null { throw typeMismatch(Data.self, at: index, path: path) }
             if let data = foundationAnswer(at: index, path: path, closure) { return data }
             return try withNode(index, path: path) { try closure($0) }
         @unknown default:
@@ -1359,6 +1359,8 @@ extension TreeDecoder {
     }
 
     func unwrapURL(at index: Int, path: CodingPathNode) throws -> URL {
+        // Foundation refuses `null` as a missing `URL`, not as a string that is not there.
+        if tree[index].kind == .null { throw typeMismatch(URL.self, at: index, path: path) }
         let text = try unwrapStringOnly(at: index, path: path)
         if let url = URL(string: text) { return url }
         if isLenient, mayForgive() {

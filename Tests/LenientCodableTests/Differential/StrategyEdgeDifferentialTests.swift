@@ -57,6 +57,59 @@ struct StrategyEdgeDifferentialTests {
         #expect(try data.strict.decode(Holder<Data?>.self, from: Data(#"{"value":null}"#.utf8)).value == nil)
     }
 
+    static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter
+    }()
+
+    /// `null` for a `Date`, `Data` or `URL` is a missing value of that type under every strategy, as Foundation says,
+    /// not a missing `Double`, `String` or list that the strategy would have read; at the top, in a property and in
+    /// an array alike.
+    @Test(arguments: ["date", "seconds", "milliseconds", "iso8601", "formatted", "data", "base64", "url"])
+    func nullIsAMissingValueOfTheTypeUnderEveryStrategy(_ strategy: String) throws {
+        let decoders: (foundation: JSONDecoder, strict: LenientJSONDecoder, lenient: LenientJSONDecoder) =
+            switch strategy {
+            case "seconds": Self.decoders(date: .secondsSince1970)
+            case "milliseconds": Self.decoders(date: .millisecondsSince1970)
+            case "iso8601": Self.decoders(date: .iso8601)
+            case "formatted": Self.decoders(date: .formatted(Self.formatter))
+            case "data": Self.decoders(data: .deferredToData)
+            case "base64": Self.decoders(data: .base64)
+            default: Self.decoders(date: .deferredToDate)
+            }
+        /// The type a decode says is missing, or the error it threw instead.
+        func missingType<T: Decodable>(_ type: T.Type, _ json: String, _ decoder: some DecodesJSONData) -> String {
+            do {
+                return "decoded \(try decoder.decode(type, from: Data(json.utf8)))"
+            } catch DecodingError.valueNotFound(let type, _) {
+                return "\(type)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        func check<V: Codable & Equatable>(_ type: V.Type) {
+            for (json, foundation, strict) in [
+                ("null", missingType(V.self, "null", decoders.foundation), missingType(V.self, "null", decoders.strict)),
+                (
+                    "{\"value\":null}", missingType(Holder<V>.self, #"{"value":null}"#, decoders.foundation),
+                    missingType(Holder<V>.self, #"{"value":null}"#, decoders.strict)
+                ),
+                ("[null]", missingType([V].self, "[null]", decoders.foundation), missingType([V].self, "[null]", decoders.strict)),
+            ] {
+                #expect(foundation == "\(V.self)", "Foundation, \(json)")
+                #expect(strict == foundation, "strict, \(json)")
+            }
+        }
+        switch strategy {
+        case "data", "base64": check(Data.self)
+        case "url": check(URL.self)
+        default: check(Date.self)
+        }
+    }
+
     static func expectNullRefused<T: Codable & Equatable>(
         _ type: T.Type, _ json: Data,
         _ decoders: (foundation: JSONDecoder, strict: LenientJSONDecoder, lenient: LenientJSONDecoder)
@@ -185,3 +238,11 @@ extension StrategyEdgeDifferentialTests {
         }
     }
 }
+
+/// Foundation's decoder and the lenient one, as one kind of thing to decode with.
+protocol DecodesJSONData {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+}
+
+extension JSONDecoder: DecodesJSONData {}
+extension LenientJSONDecoder: DecodesJSONData {}
