@@ -92,12 +92,18 @@ struct StrategyEdgeDifferentialTests {
         }
         func check<V: Codable & Equatable>(_ type: V.Type) {
             for (json, foundation, strict) in [
-                ("null", missingType(V.self, "null", decoders.foundation), missingType(V.self, "null", decoders.strict)),
+                (
+                    "null", missingType(V.self, "null", decoders.foundation),
+                    missingType(V.self, "null", decoders.strict)
+                ),
                 (
                     "{\"value\":null}", missingType(Holder<V>.self, #"{"value":null}"#, decoders.foundation),
                     missingType(Holder<V>.self, #"{"value":null}"#, decoders.strict)
                 ),
-                ("[null]", missingType([V].self, "[null]", decoders.foundation), missingType([V].self, "[null]", decoders.strict)),
+                (
+                    "[null]", missingType([V].self, "[null]", decoders.foundation),
+                    missingType([V].self, "[null]", decoders.strict)
+                ),
             ] {
                 #expect(foundation == "\(V.self)", "Foundation, \(json)")
                 #expect(strict == foundation, "strict, \(json)")
