@@ -299,16 +299,11 @@ extension TreeDecoder {
         let value: Bool?
         switch node.kind {
         case .number:
-            // Any digit other than 0 before the exponent makes the number non-zero.
-            var nonZero = false
-            for byte in tree.bytes(of: node) {
-                if byte | 0x20 == UInt8(ascii: "e") || byte | 0x20 == UInt8(ascii: "x") { break }
-                if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") {
-                    nonZero = true
-                    break
-                }
-            }
-            value = nonZero
+            // Zero as its `Double` is, as Foundation reads the number for any other type: `1e-400`
+            // is 0, so `false`, as `@Coerced` makes it under every decoder. A number too large for
+            // a `Double` is not zero.
+            let text = String(decoding: tree.bytes(of: node), as: UTF8.self)
+            value = (Double(text) ?? .infinity) != 0
         case .string:
             value = CoercionRules.bool(fromString: tree.string(at: index))
         default:

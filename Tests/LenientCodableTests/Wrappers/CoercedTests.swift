@@ -76,7 +76,7 @@ import Testing
         .init(#""yes""#, true), .init(#""No""#, false), .init(#""y""#, true), .init(#""N""#, false),
         .init(#""1""#, true), .init(#""0""#, false), .init(#""on""#, true), .init(#""OFF""#, false),
         .init(#"" yes ""#, true), .init(#""maybe""#, nil), .init(#""2""#, nil), .init(#""""#, nil),
-        .init("null", nil), .init("[]", nil),
+        .init("null", nil), .init("[]", nil), .init("1e-400", false), .init("5e-324", true), .init("-0.0", false),
     ]
 
     @Test(arguments: boolRows, WrapperDecoder.allCases)
