@@ -21,9 +21,7 @@ enum CoercionRules {
         -> (value: T, truncated: Bool)?
     {
         if let value = NumberConversion.integer(bytes, as: type) { return (value, false) }
-        guard let decimal = DecimalText(bytes), let (magnitude, negative) = decimal.integerPart(),
-            let value = NumberConversion.integer(magnitude: magnitude, negative: negative, as: type)
-        else { return nil }
+        guard let decimal = DecimalText(bytes), let value = decimal.integerPart(as: type) else { return nil }
         return (value, decimal.hasFraction)
     }
 

@@ -354,6 +354,24 @@ struct DecimalText {
         digits.dropFirst(max(0, digits.count + exponent)).contains { $0 != 0 }
     }
 
+    /// The integer part as a `T`, the fraction dropped (toward zero), or `nil` when it does not
+    /// fit: `Int128` and `UInt128` hold what 64 bits do not (`1.5e20`). At most one digit past
+    /// the type's width is read, however large the exponent.
+    func integerPart<T: FixedWidthInteger>(as type: T.Type) -> T? {
+        let integerDigits = digits.count + exponent
+        if digits.isEmpty || integerDigits <= 0 { return 0 }
+        var value: T = 0
+        for position in 0..<integerDigits {
+            let digit = T(position < digits.count ? digits[position] : 0)
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, carry) =
+                negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            value = next
+        }
+        return value
+    }
+
     func integerPart() -> (magnitude: UInt64, negative: Bool)? {
         let integerDigits = digits.count + exponent
         if digits.isEmpty || integerDigits <= 0 { return (0, negative) }

@@ -55,7 +55,7 @@ import Testing
     /// 128-bit integers are forgiven as the other integers are: what they cannot hold is their
     /// default, 0, and `.strict` fails as Foundation does.
     @Test(arguments: [
-        #"{"v":170141183460469231731687303715884105728}"#, #"{"v":"1e30"}"#, #"{"v":"x"}"#, #"{"v":null}"#, "{}",
+        #"{"v":170141183460469231731687303715884105728}"#, #"{"v":"1e39"}"#, #"{"v":"x"}"#, #"{"v":null}"#, "{}",
         #"{"v":-1}"#, #"{"v":[1]}"#,
     ])
     func wideIntegersAreForgivenAsOtherIntegers(json: String) throws {
@@ -82,6 +82,34 @@ import Testing
         }
         try check(Signed.self, zero: Signed(v: 0))
         try check(Unsigned.self, zero: Unsigned(v: 0))
+    }
+
+    /// Past 64 bits, a number with a fraction or an exponent, or such a numeric string, is coerced as a smaller one
+    /// is (the fraction dropped toward zero), where Foundation refuses it; and round-trips.
+    @Test(arguments: [
+        (#"{"v":1e20}"#, "100000000000000000000"), (#"{"v":"1.5e20"}"#, "150000000000000000000"),
+        (#"{"v":12345678901234567890123.9}"#, "12345678901234567890123"), (#"{"v":"-1.5e20"}"#, "-150000000000000000000"),
+        (#"{"v":"1e38"}"#, "100000000000000000000000000000000000000"),
+    ])
+    func wideIntegersAreCoercedFromFractionsAndExponents(json: String, expected: String) throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        struct Signed: Codable, Equatable { var v: Int128 }
+        struct Unsigned: Codable, Equatable { var v: UInt128 }
+        let data = Data(json.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Signed.self, from: data) }
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(options: .strict).decode(Signed.self, from: data) }
+        let (signed, report) = try LenientJSONDecoder().decodeWithReport(Signed.self, from: data)
+        #expect(signed.v == Int128(expected))
+        #expect(report.issues.map(\.kind) == [.coerced])
+        #expect(try LenientJSONDecoder().decode(Signed.self, from: LenientJSONEncoder().encode(signed)) == signed)
+        let (unsigned, unsignedReport) = try LenientJSONDecoder().decodeWithReport(Unsigned.self, from: data)
+        if expected.hasPrefix("-") {
+            #expect(unsigned.v == 0)
+            #expect(unsignedReport.issues.map(\.kind) == [.defaulted])
+        } else {
+            #expect(unsigned.v == UInt128(expected))
+            #expect(unsignedReport.issues.map(\.kind) == [.coerced])
+        }
     }
 
     static let floatingPointCases: [CoercionCase] = [
