@@ -88,7 +88,8 @@ import Testing
     /// is (the fraction dropped toward zero), where Foundation refuses it; and round-trips.
     @Test(arguments: [
         (#"{"v":1e20}"#, "100000000000000000000"), (#"{"v":"1.5e20"}"#, "150000000000000000000"),
-        (#"{"v":12345678901234567890123.9}"#, "12345678901234567890123"), (#"{"v":"-1.5e20"}"#, "-150000000000000000000"),
+        (#"{"v":12345678901234567890123.9}"#, "12345678901234567890123"),
+        (#"{"v":"-1.5e20"}"#, "-150000000000000000000"),
         (#"{"v":"1e38"}"#, "100000000000000000000000000000000000000"),
     ])
     func wideIntegersAreCoercedFromFractionsAndExponents(json: String, expected: String) throws {
