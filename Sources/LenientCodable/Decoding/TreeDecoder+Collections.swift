@@ -177,6 +177,7 @@ extension TreeDecoder {
     func unwrapElement<Element: Decodable>(
         _ type: Element.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false
     ) throws -> Element {
+        if tree[index].kind == .null, isLenient { try refuseNullFallbackElement(Element.self, at: index, path: path) }
         let found = keysFound
         let defaulted = missingValuesDefaulted
         let value = try unwrap(Element.self, at: index, path: path, isCurrent: isCurrent)
@@ -186,6 +187,15 @@ extension TreeDecoder {
             throw nothingPresent(Element.self, at: index, path: path)
         }
         return value
+    }
+
+    /// `null` is no element of a ``CaseFallback`` enum: it is left out and reported, as a `null`
+    /// element of `Int` is, not made the fallback case, which stands for a raw value the enum does
+    /// not know. (As a property, `null` still takes the fallback case: a property has a value.)
+    @inline(never)
+    private func refuseNullFallbackElement(_ type: Any.Type, at index: Int, path: CodingPathNode) throws {
+        guard options.dropsInvalidElements, !inFoundationPass, EnumShape.of(type).fallback != nil else { return }
+        throw typeMismatch(type, at: index, path: path)
     }
 
     @inline(never)

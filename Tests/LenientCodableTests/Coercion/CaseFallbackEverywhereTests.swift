@@ -55,6 +55,41 @@ import Testing
         #expect(try decoder.decode(Account.self, from: encoded) == account)
     }
 
+    struct Board: Codable, Equatable {
+        @LossyArray var statuses: [Status]
+    }
+
+    /// `null` in a list or dictionary is no element: it is left out and reported, as a `null` element of `Int` is,
+    /// not made the fallback case (which is for a raw value the enum does not know) — as `@LossyArray` leaves it out
+    /// under Foundation's decoder. A property that is `null` still takes the fallback, and an optional element is
+    /// `nil`.
+    @Test func nullIsNoElementOfAnEnumWithAFallback() throws {
+        let list = #"["active",null,"archived"]"#
+        let (statuses, report) = try LenientJSONDecoder().decodeWithReport([Status].self, from: list)
+        #expect(statuses == [.active, .unknown])
+        #expect(report.issues.map(\.path) == ["[1]", "[2]"])
+        #expect(report.issues.map(\.kind) == [.droppedElement, .defaulted])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Status].self, from: Data(list.utf8)) }
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode([Status].self, from: list) }
+        let (byName, byNameReport) = try LenientJSONDecoder().decodeWithReport(
+            [String: Level].self, from: #"{"a":null,"b":2}"#)
+        #expect(byName == ["b": .high])
+        #expect(byNameReport.issues.map(\.kind) == [.droppedElement])
+        let board = #"{"statuses":["active",null,"archived"]}"#
+        let foundation = try JSONDecoder().decode(Board.self, from: Data(board.utf8))
+        #expect(foundation.statuses == [.active, .unknown])
+        #expect(try LenientJSONDecoder().decode(Board.self, from: board) == foundation)
+        #expect(try LenientJSONDecoder().decode([Status?].self, from: #"[null,"active"]"#) == [nil, .active])
+        let (account, accountReport) = try LenientJSONDecoder().decodeWithReport(
+            Account.self, from: #"{"status":null,"level":null}"#)
+        #expect(account == Account(status: .unknown, level: .other))
+        #expect(accountReport.issues.map(\.kind) == [.defaulted, .defaulted])
+        let (again, againReport) = try LenientJSONDecoder().decodeWithReport(
+            [Status].self, from: LenientJSONEncoder().encode(statuses))
+        #expect(again == statuses)
+        #expect(againReport.isEmpty)
+    }
+
     @Test func strictRefusesAnotherJSONTypeAsFoundationDoes() throws {
         let document = #"{"status":3,"level":1}"#
         let ours = try #require(throws: DecodingError.self) {
