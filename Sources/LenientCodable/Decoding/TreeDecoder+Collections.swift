@@ -273,8 +273,12 @@ extension TreeDecoder {
     /// A member of the ``LossyDictionary`` at this decoder's node that is left out, for a reason
     /// of its key (not one of the dictionary's keys, `"x"` for an `Int` key; or the same key as an
     /// earlier member's, `"04"` after `"4"`): reported as a dropped element.
-    func recordDroppedMember(key: String, reason: String) {
-        guard report != nil else { return }
+    ///
+    /// Returns the node of the member's value when it found it, for
+    /// ``forgetIssues(since:insideValuesAt:)``.
+    @discardableResult
+    func recordDroppedMember(key: String, reason: String) -> Int? {
+        guard report != nil else { return nil }
         // The key with its integer, if it has one, as Dictionary's own decoding names a member.
         var memberKey = AnyCodingKey(key)
         memberKey.intValue = Int(key)
@@ -284,6 +288,35 @@ extension TreeDecoder {
         record(
             .droppedElement, path: codingPathNode.appending(memberKey), found: valueIndex,
             "Dropped member \(key.debugDescription): \(reason).")
+        return valueIndex
+    }
+
+    /// Forgets what was forgiven inside members that a later spelling of their key then replaced
+    /// (`"1": 255` coerced to `"255"`, then replaced by `"01"`): such a member is reported once, as
+    /// dropped, not also for a value the result does not hold. Looks at the issues recorded since
+    /// `mark` (the dictionary's own) once, whatever the number of members; in the document's own
+    /// tree only, where an issue's origin is the node it forgave.
+    func forgetIssues(since mark: Int, insideValuesAt values: [Int]) {
+        guard let report, host == nil, !values.isEmpty, report.issues.count > mark else { return }
+        let ranges = values.map { $0..<tree.next(after: $0) }.sorted { $0.lowerBound < $1.lowerBound }
+        let ownTree = ObjectIdentifier(tree.nodes)
+        func isInside(_ issue: DecodingIssue) -> Bool {
+            guard let origin = issue.origin, origin.tree == ownTree else { return false }
+            // The last range that starts at or before the node: ranges of members never nest.
+            var low = 0
+            var high = ranges.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ranges[middle].lowerBound <= origin.node { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0, ranges[low - 1].contains(origin.node) else { return false }
+            // The entry that drops the member stays.
+            return !(issue.kind == .droppedElement && origin.node == ranges[low - 1].lowerBound)
+        }
+        var kept = Array(report.issues[..<mark])
+        kept.reserveCapacity(report.issues.count)
+        for issue in report.issues[mark...] where !isInside(issue) { kept.append(issue) }
+        report.issues = kept
     }
 
     /// The value of the first member of this decoder's object whose key is `key`: a scan in a

@@ -95,16 +95,21 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
         // same key wins (`"1"` and `"01"`); the members it replaced are reported, as the lossy
         // reading reports them, rather than lost without a word.
         return try decoder.withNode(index, path: path) { inner in
+            let mark = inner.reportMark
             let dictionary = try Self(from: inner)
-            if dictionary.count < inner.tree.count(of: index) { reportReplacedMembers(keyType, in: inner) }
+            if dictionary.count < inner.tree.count(of: index) {
+                inner.forgetIssues(since: mark, insideValuesAt: reportReplacedMembers(keyType, in: inner))
+            }
             return dictionary
         }
     }
 
-    /// Reports each member of the decoder's object whose key a later member's converts to.
+    /// Reports each member of the decoder's object whose key a later member's converts to;
+    /// returns the nodes of their values.
     private static func reportReplacedMembers<K: CodingKeyRepresentable & Hashable>(
         _ keyType: K.Type, in decoder: TreeDecoder
-    ) {
+    ) -> [Int] {
+        var replaced: [Int] = []
         let tree = decoder.tree
         let object = decoder.nodeIndex
         let end = tree[object].containerEnd
@@ -119,14 +124,17 @@ extension Dictionary: DictionaryDecodable where Key: Decodable, Value: Decodable
             if let key = K(codingKey: codingKey) {
                 // The same text again is no entry of its own (the first of duplicate keys wins, as
                 // for any object); another spelling replaces the earlier entry.
-                if let earlier = spellings[key], earlier != text {
-                    decoder.recordDroppedMember(
+                if let earlier = spellings[key], earlier != text,
+                    let value = decoder.recordDroppedMember(
                         key: earlier, reason: "a later member, \(text.debugDescription), has the same key")
+                {
+                    replaced.append(value)
                 }
                 if spellings[key] != text { spellings[key] = text }
             }
             keyIndex = tree.next(after: keyIndex + 1)
         }
+        return replaced
     }
 
     /// The members as ``LossyDictionary`` decodes them; `K` is `Key`, opened from an existential.

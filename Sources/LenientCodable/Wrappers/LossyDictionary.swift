@@ -83,8 +83,11 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var entries: [Key: Value] = [:]
         entries.reserveCapacity(container.allKeys.count)
-        // Under the lenient decoder, each entry's key as the document spells it, for the report.
+        // Under the lenient decoder, each entry's key as the document spells it, for the report,
+        // and the values of members a later spelling replaced.
         var spellings: [Key: String] = [:]
+        var replaced: [Int] = []
+        let mark = treeDecoder?.reportMark ?? 0
         for codingKey in container.allKeys {
             // Give the key its integer too, as Dictionary's own decoding does, so Int keys convert.
             var keyWithInteger = codingKey
@@ -103,12 +106,16 @@ extension LossyDictionary: Decodable where Key: Decodable, Value: Decodable {
                 // Another spelling of an earlier member's key (`"04"` after `"4"`) with a value: the
                 // later one wins, as in `Dictionary`'s own decoding, and the earlier one is
                 // reported, not lost without a word.
-                treeDecoder?.recordDroppedMember(
+                if let earlierValue = treeDecoder?.recordDroppedMember(
                     key: earlier, reason: "a later member, \(codingKey.stringValue.debugDescription), has the same key")
+                {
+                    replaced.append(earlierValue)
+                }
             }
             entries[key] = value
             if treeDecoder != nil { spellings[key] = codingKey.stringValue }
         }
+        treeDecoder?.forgetIssues(since: mark, insideValuesAt: replaced)
         return entries
     }
 }

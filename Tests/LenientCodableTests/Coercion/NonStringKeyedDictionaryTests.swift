@@ -115,6 +115,31 @@ import Testing
         #expect(again.value == property.value && again.report.issues.isEmpty)
     }
 
+    /// A replaced member whose value was forgiven is reported once, as dropped: not also for what was forgiven in a
+    /// value the result does not hold. What was forgiven in the members kept stays reported; so under `@LossyDictionary`.
+    @Test func aReplacedMemberIsReportedOnceWhateverWasForgivenInIt() throws {
+        struct Lossy: Codable, Equatable {
+            @LossyDictionary var m: [Int: String]
+        }
+        let (strings, report) = try LenientJSONDecoder().decodeWithReport(
+            [Int: String].self, from: #"{"1":255,"01":"x","2":3}"#)
+        #expect(strings == [1: "x", 2: "3"])
+        #expect(report.issues.map(\.path) == ["1", "2"])
+        #expect(report.issues.map(\.kind) == [.droppedElement, .coerced])
+        let (lists, listsReport) = try LenientJSONDecoder().decodeWithReport(
+            [Int: [Int]].self, from: #"{"1":["5",{}],"01":[3],"2":["4"]}"#)
+        #expect(lists == [1: [3], 2: [4]])
+        #expect(listsReport.issues.map(\.path) == ["1", "2[0]"])
+        let (lossy, lossyReport) = try LenientJSONDecoder().decodeWithReport(
+            Lossy.self, from: #"{"m":{"1":255,"01":"x","2":3}}"#)
+        #expect(lossy.m == [1: "x", 2: "3"])
+        #expect(lossyReport.issues.map(\.path) == ["m.1", "m.2"])
+        #expect(lossyReport.issues.map(\.kind) == [.droppedElement, .coerced])
+        let (again, againReport) = try LenientJSONDecoder().decodeWithReport(
+            Lossy.self, from: LenientJSONEncoder().encode(lossy))
+        #expect(again == lossy && againReport.isEmpty)
+    }
+
     /// A dictionary read member by member owns its storage: it outlives the decoder, is copied
     /// on write, and is read from many tasks at once.
     @Test func aDictionaryReadMemberByMemberOutlivesItsDecoder() async throws {
