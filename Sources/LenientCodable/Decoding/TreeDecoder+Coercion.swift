@@ -31,8 +31,15 @@ extension TreeDecoder {
         guard let report else { return }
         report.record(
             kind, path: path, jsonPath: jsonPath() ?? index.map { self.jsonPath(of: $0) }, message: message(),
-            found: index.map { tree.value(at: $0) },
+            found: index.map { foundValue(at: $0) },
             origin: issueOrigin(node: index ?? object?.index, missingKey: object?.key))
+    }
+
+    /// The value a report entry names as found: a container from the values this decoder built
+    /// before, so that values forgiven inside each other (an object wrapped in a list at every
+    /// level of a chain) build their JSON once in all, not their subtree at every level.
+    func foundValue(at index: Int) -> JSONValue {
+        tree[index].isContainer ? sharedJSONValue(at: index) : tree.value(at: index)
     }
 
     /// Where in the document a forgiven value is, for telling a value read twice from two values.
@@ -407,7 +414,7 @@ extension TreeDecoder {
                         var wrap = DecodingIssue(
                             path: path, jsonPath: jsonPath(of: index), kind: .coerced,
                             message: "Wrapped \(describeFound(at: index)) in \(Self.describeType(T.self)).",
-                            found: tree.value(at: index), origin: issueOrigin(node: index))
+                            found: foundValue(at: index), origin: issueOrigin(node: index))
                         fold(into: &wrap, issuesSince: mark, of: report)
                         report.insert(wrap, at: mark)
                     }
@@ -460,17 +467,25 @@ extension TreeDecoder {
     /// parts, such as a member of a wrapped object, stay as they are.)
     func fold(into issue: inout DecodingIssue, issuesSince mark: Int, of report: ReportCollector) {
         guard mark < report.issues.count else { return }
-        let place = issue.jsonPath
         var position = mark
         while position < report.issues.count {
             let other = report.issues[position]
-            guard other.kind == .coerced || other.kind == .defaulted, other.jsonPath == place else {
+            guard other.kind == .coerced || other.kind == .defaulted, isAtSamePlace(other, as: issue) else {
                 position += 1
                 continue
             }
             issue.absorb(other)
             report.issues.remove(at: position)
         }
+    }
+
+    /// Whether two issues are about the same place in the JSON: the same node where both name one
+    /// of the document's own tree, the same written JSON path otherwise (counted in
+    /// ``jsonPathsCompared``).
+    private func isAtSamePlace(_ issue: DecodingIssue, as other: DecodingIssue) -> Bool {
+        if let same = issue.isAtSameNode(as: other) { return same }
+        jsonPathsCompared &+= 1
+        return issue.jsonPath == other.jsonPath
     }
 
     /// `failure` with the reason the string's JSON text could not stand in for the value: the

@@ -262,7 +262,7 @@ extension TreeDecoder {
         if let report {
             var wrap = DecodingIssue(
                 path: path, jsonPath: jsonPath(of: index), kind: .coerced,
-                message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: tree.value(at: index),
+                message: "Wrapped \(describeFound(at: index)) in \([Element].self).", found: foundValue(at: index),
                 origin: issueOrigin(node: index))
             fold(into: &wrap, issuesSince: mark, of: report)
             report.insert(wrap, at: mark)

@@ -194,6 +194,9 @@ final class TreeDecoder: Decoder {
     /// How many nodes this decoder and its inner decoders turned into ``JSONValue``s, at most: the
     /// work that hooks and type choices cost, which tests hold to the size of the input.
     @exclusivity(unchecked) var materializedNodes = 0
+    /// How many times folding a report's issues compared two written JSON paths, each of which
+    /// costs its depth: a test's measure (``fold(into:issuesSince:of:)``).
+    @exclusivity(unchecked) var jsonPathsCompared = 0
     /// How many nodes this decoder indexed for the JSON paths of its report: its tree's, once,
     /// which tests hold to the size of the input.
     @exclusivity(unchecked) var pathIndexedNodes = 0
@@ -1033,9 +1036,12 @@ final class TreeDecoder: Decoder {
         if let owner { return owner.sharedJSONValue(at: index) }
         if builtValues == nil { builtValues = [:] }
         // Counted into the owner even here, where there is none, so that the tally a test reads
-        // from the top decoder would show a super decoder building its own JSON again.
-        if builtValues?[index] == nil { (owner ?? self).materializedNodes += tree.next(after: index) - index }
-        return tree.value(at: index, cache: &builtValues)
+        // from the top decoder would show a super decoder building its own JSON again: the
+        // nodes built, not those found among the values built before.
+        var built = 0
+        let value = tree.value(at: index, cache: &builtValues, built: &built)
+        (owner ?? self).materializedNodes += built
+        return value
     }
 
     /// Decodes a nested value with this decoder pointed at its node, then points it back.

@@ -113,6 +113,16 @@ public struct DecodingIssue: Sendable {
         default: return jsonPath == other.jsonPath
         }
     }
+    /// Whether the issue is about the same node as `other`, for two values the decoder found in
+    /// the document's own tree: two nodes are two places in the JSON, told apart without writing
+    /// out their paths, which cost their depth. `nil` otherwise (a value inside JSON text is at
+    /// its string's place, which only the written paths say).
+    func isAtSameNode(as other: DecodingIssue) -> Bool? {
+        guard let origin, let otherOrigin = other.origin, origin.tree == otherOrigin.tree, origin.within.isEmpty,
+            otherOrigin.within.isEmpty
+        else { return nil }
+        return origin.node == otherOrigin.node && origin.missingKey == otherOrigin.missingKey
+    }
     /// Where the decoder found the value, when it knows: what tells a value forgiven twice (a
     /// model that read it twice) from two values (``ReportCollector/report``).
     var origin: IssueOrigin?

@@ -325,17 +325,27 @@ extension JSONTree {
     /// type with hooks is built before its decoding reaches the stack guard, so a document nested
     /// as deep as the parser allows must cost heap here, never the thread's stack.
     func value(at index: Int, cache: inout [Int: JSONValue]?) -> JSONValue {
+        var built = 0
+        return value(at: index, cache: &cache, built: &built)
+    }
+
+    /// ``value(at:cache:)``, adding to `built` the number of nodes it built rather than found in
+    /// the cache: the work a test reads.
+    func value(at index: Int, cache: inout [Int: JSONValue]?, built: inout Int) -> JSONValue {
         let node = nodes[index]
         guard node.kind == .array || node.kind == .object else { return scalarValue(at: index) }
         if let cached = cache?[index] { return cached }
         var open = [ContainerUnderConstruction(index: index, in: self)]
+        built &+= 1
         while true {
             let innermost = open.count - 1
             if let valueIndex = open[innermost].nextValueIndex(in: self) {
                 let child = nodes[valueIndex]
+                built &+= 1
                 if child.kind != .array && child.kind != .object {
                     open[innermost].append(scalarValue(at: valueIndex))
                 } else if let cached = cache?[valueIndex] {
+                    built &-= 1
                     open[innermost].append(cached)
                 } else {
                     open.append(ContainerUnderConstruction(index: valueIndex, in: self))

@@ -117,6 +117,41 @@ import Testing
         #expect(comment.scores?.count == 20_000)
     }
 
+    /// A list at every level of a chain.
+    struct Thread: Decodable {
+        var r: [Thread]?
+    }
+
+    /// Objects where lists are expected, at every level of chains in a list, with a report: each wrap names the
+    /// object it found, built from the JSON the levels inside it built already (each node once), and tells its own
+    /// value from the wraps inside it by their nodes, not by writing out their paths. Each level's value built again
+    /// and every path written out made the report cost the cube of the depth: 800 KB of chains 400 deep took 5 s,
+    /// against 0.04 s without a report.
+    @Test func objectsWrappedInListsAtEveryLevelBuildWhatTheReportFoundOnce() throws {
+        let depth = 120
+        let chain = String(repeating: #"{"r":"#, count: depth) + "{}" + String(repeating: "}", count: depth)
+        let document = "[" + Array(repeating: chain, count: 8).joined(separator: ",") + "]"
+        let (counted, report) = try LenientJSONDecoder().decodeWithReport(Counted<[Thread]>.self, from: document)
+        let nodes = 1 + 8 * (2 * depth + 1)
+        #expect(counted.decoder.materializedNodes <= nodes, "\(counted.decoder.materializedNodes)")
+        #expect(counted.decoder.jsonPathsCompared == 0)
+        let wraps = report.issues.filter { $0.message.hasPrefix("Wrapped an object in") }
+        #expect(!wraps.isEmpty)
+        for wrap in wraps {
+            // The object found at `[k].r[0].r…`: as deep as the levels below its place.
+            let levelsAbove = wrap.path.components(separatedBy: ".r").count - 1
+            var found = try #require(wrap.found)
+            var levels = 0
+            while let next = found["r"] {
+                levels += 1
+                found = next
+            }
+            #expect(levels == depth - levelsAbove, "\(wrap.path)")
+        }
+        // Each place reported once.
+        #expect(Set(report.issues.map(\.path)).count == report.issues.count)
+    }
+
     // MARK: Decoding a value again
 
     /// The "one or many" pattern: a model probes one key as `T`, then as `[T]`. Wrapping the object in an array
