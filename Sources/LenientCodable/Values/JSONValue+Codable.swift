@@ -20,50 +20,87 @@ extension JSONValue: Codable {
             self = try treeDecoder.decodedJSONValue(at: treeDecoder.nodeIndex, path: treeDecoder.codingPathNode)
             return
         }
-        if let container = try? decoder.singleValueContainer() {
-            if container.decodeNil() {
-                self = .null
-                return
-            }
-            if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-                return
-            }
-            if let value = try? container.decode(Int64.self) {
-                self = .number(String(value))
-                return
-            }
-            if let value = try? container.decode(UInt64.self) {
-                self = .number(String(value))
-                return
-            }
-            if let value = try? container.decode(Double.self) {
-                self = .number(JSONValue.literal(for: value))
-                return
-            }
-            if let value = try? container.decode(String.self) {
-                self = .string(value)
-                return
-            }
+        self = try JSONValue.decodeThroughContainers(from: decoder, arrayFirst: false, parentIsArray: nil)
+    }
+
+    /// A value from a decoder other than ``LenientJSONDecoder``'s, through its containers.
+    ///
+    /// Containers are tried before scalars, and the one the value most likely is first: the
+    /// shape of the sibling before it; for a first member or element, its grandparent's, which
+    /// is its parent's where values nest alike and the right guess where arrays and objects take
+    /// turns. Under Foundation's decoder each failed attempt builds an error with the whole
+    /// coding path and costs more the deeper it is, so a value tried as five scalars and an
+    /// object before it was found to be an array cost the cube of its depth (an 800-byte array
+    /// 400 levels deep took half a second). An empty container is checked against the scalars
+    /// too, for decoders that hand out a container for any value.
+    fileprivate static func decodeThroughContainers(
+        from decoder: any Decoder, arrayFirst: Bool, parentIsArray: Bool?
+    ) throws -> JSONValue {
+        let single = try? decoder.singleValueContainer()
+        if let single, single.decodeNil() { return .null }
+        if arrayFirst, let array = try decodeArray(from: decoder, single: single, firstGuess: parentIsArray ?? true) {
+            return array
         }
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            var members: [(key: String, value: JSONValue)] = []
-            for key in container.allKeys {
-                members.append((key: key.stringValue, value: try container.decode(JSONValue.self, forKey: key)))
+            let keys = container.allKeys
+            if !keys.isEmpty || scalar(in: single) == nil {
+                var members: [(key: String, value: JSONValue)] = []
+                members.reserveCapacity(keys.count)
+                var arrayFirst = parentIsArray ?? false
+                for key in keys {
+                    let value: JSONValue
+                    if arrayFirst {
+                        value = try container.decode(ShapeGuess<ArrayInObject>.self, forKey: key).value
+                    } else {
+                        value = try container.decode(ShapeGuess<ObjectInObject>.self, forKey: key).value
+                    }
+                    if case .array = value { arrayFirst = true } else if case .object = value { arrayFirst = false }
+                    members.append((key: key.stringValue, value: value))
+                }
+                return .object(JSONObject(members))
             }
-            self = .object(JSONObject(members))
-            return
         }
-        if var container = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !container.isAtEnd {
-                elements.append(try container.decode(JSONValue.self))
-            }
-            self = .array(elements)
-            return
+        if !arrayFirst, let array = try decodeArray(from: decoder, single: single, firstGuess: parentIsArray ?? true) {
+            return array
         }
+        if let scalar = scalar(in: single) { return scalar }
         throw DecodingError.dataCorrupted(
             .init(codingPath: decoder.codingPath, debugDescription: "The decoder holds no JSON value."))
+    }
+
+    /// The value as an array, when the decoder gives an unkeyed container for it (an empty one
+    /// only when the value is no scalar); its first element is guessed to be an array when
+    /// `firstGuess` says so.
+    private static func decodeArray(
+        from decoder: any Decoder, single: (any SingleValueDecodingContainer)?, firstGuess: Bool
+    ) throws -> JSONValue? {
+        guard var container = try? decoder.unkeyedContainer(), container.count != 0 || scalar(in: single) == nil
+        else { return nil }
+        var elements: [JSONValue] = []
+        if let count = container.count { elements.reserveCapacity(count) }
+        var arrayFirst = firstGuess
+        while !container.isAtEnd {
+            let value: JSONValue
+            if arrayFirst {
+                value = try container.decode(ShapeGuess<ArrayInArray>.self).value
+            } else {
+                value = try container.decode(ShapeGuess<ObjectInArray>.self).value
+            }
+            if case .array = value { arrayFirst = true } else if case .object = value { arrayFirst = false }
+            elements.append(value)
+        }
+        return .array(elements)
+    }
+
+    /// The scalar a single value container holds, tried as each JSON scalar in turn, or `nil`.
+    fileprivate static func scalar(in container: (any SingleValueDecodingContainer)?) -> JSONValue? {
+        guard let container else { return nil }
+        if let value = try? container.decode(Bool.self) { return .bool(value) }
+        if let value = try? container.decode(Int64.self) { return .number(String(value)) }
+        if let value = try? container.decode(UInt64.self) { return .number(String(value)) }
+        if let value = try? container.decode(Double.self) { return .number(JSONValue.literal(for: value)) }
+        if let value = try? container.decode(String.self) { return .string(value) }
+        return nil
     }
 
     /// Encodes the value into any encoder.
@@ -173,5 +210,48 @@ extension JSONValue: CustomStringConvertible {
     /// The value as compact JSON text.
     public var description: String {
         String(decoding: JSONValueWriter.compactUTF8(self), as: UTF8.self)
+    }
+}
+
+/// What ``JSONValue``'s decoding through containers guesses of a member or element: whether it
+/// is an array (tried before an object), and whether its parent is one (its own first member or
+/// element is guessed to have its grandparent's shape).
+private protocol ShapeOrder {
+    static var arrayFirst: Bool { get }
+    static var parentIsArray: Bool { get }
+}
+
+private enum ArrayInArray: ShapeOrder {
+    static var arrayFirst: Bool { true }
+    static var parentIsArray: Bool { true }
+}
+
+private enum ObjectInArray: ShapeOrder {
+    static var arrayFirst: Bool { false }
+    static var parentIsArray: Bool { true }
+}
+
+private enum ArrayInObject: ShapeOrder {
+    static var arrayFirst: Bool { true }
+    static var parentIsArray: Bool { false }
+}
+
+private enum ObjectInObject: ShapeOrder {
+    static var arrayFirst: Bool { false }
+    static var parentIsArray: Bool { false }
+}
+
+/// A member or element of a ``JSONValue`` decoded through a decoder's containers, with the
+/// container its shape is guessed to be tried first.
+private struct ShapeGuess<Order: ShapeOrder>: Decodable {
+    let value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        if decoder is TreeDecoder {
+            value = try JSONValue(from: decoder)
+        } else {
+            value = try JSONValue.decodeThroughContainers(
+                from: decoder, arrayFirst: Order.arrayFirst, parentIsArray: Order.parentIsArray)
+        }
     }
 }
