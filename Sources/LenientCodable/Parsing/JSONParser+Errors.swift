@@ -131,12 +131,48 @@ extension JSONParser {
                     }
                     position.line += 1
                     position.column = 1
-                } else if byte & 0xC0 != 0x80 {
+                } else if byte >= 0x80 {
+                    // One column a character, as `String(decoding:)` reads the bytes: a well-formed
+                    // sequence, or the longest start of one, or any other byte alone, each one
+                    // U+FFFD (stray continuation bytes are three characters, `80 80 80`). Taken
+                    // whole, as a CR LF pair is.
+                    position.column += 1
+                    position.index += TextPosition.characterLength(at: position.index, in: input)
+                    continue
+                } else {
                     position.column += 1
                 }
                 position.index += 1
             }
             return position
+        }
+
+        /// The number of bytes of the character at `index` as `String(decoding:as:)` reads
+        /// them: a well-formed UTF-8 sequence, the longest valid start of one (the maximal
+        /// subpart that becomes one U+FFFD), or one byte. `input` is read during the call only.
+        static func characterLength(at index: Int, in input: UnsafeBufferPointer<UInt8>) -> Int {
+            let lead = input[index]
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF4: (length, high) = (4, 0x8F)
+            case 0xF1...0xF3: length = 4
+            default: return 1
+            }
+            var taken = 1
+            while taken < length, index + taken < input.count {
+                let byte = input[index + taken]
+                guard byte >= low && byte <= high else { break }
+                (low, high) = (0x80, 0xBF)
+                taken += 1
+            }
+            return taken
         }
     }
 }

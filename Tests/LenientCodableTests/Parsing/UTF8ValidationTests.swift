@@ -83,6 +83,29 @@ import Testing
         #expect(validCount < 2850)
     }
 
+    /// In `.lenient`, which reads ill-formed UTF-8 in a string as U+FFFD, a syntax error after such a string is at
+    /// the column that the standard library's decoding of the line counts: one character for each well-formed
+    /// sequence, each longest start of one, and each other byte (stray continuation bytes too).
+    @Test(arguments: sequences + [[0x80, 0x80, 0x80], [0xE3, 0x81, 0x80, 0x80], [0xF0, 0x9F, 0x98, 0x41, 0xBF]])
+    func theColumnAfterIllFormedTextCountsItsCharacters(_ sequence: [UInt8]) throws {
+        for body in [sequence, Array("日".utf8) + sequence + Array("a".utf8), sequence + sequence] {
+            let before = Array(#"{"k": ["#.utf8) + Array("\n".utf8) + Array(#"  ""#.utf8) + body + Array(#"", "#.utf8)
+            let document = before + Array("x]}".utf8)
+            let error = try #require(throws: DecodingError.self, "\(body)") {
+                try LenientJSONDecoder().decode([String: [String]].self, from: Data(document))
+            }
+            guard case .dataCorrupted(let context) = error,
+                let parseError = (context.underlyingError as? JSONParseError) ?? nil
+            else {
+                Issue.record("\(error)")
+                continue
+            }
+            let line = String(decoding: before.split(separator: UInt8(ascii: "\n")).last ?? [], as: UTF8.self)
+            #expect(parseError.line == 2, "\(body)")
+            #expect(parseError.column == line.unicodeScalars.count + 1, "\(body)")
+        }
+    }
+
     /// Every scalar from U+0080 to U+FFFF except surrogates, in one long string.
     @Test func everyTwoAndThreeByteScalarRoundTrips() throws {
         var text = ""
