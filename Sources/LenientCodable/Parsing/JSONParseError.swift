@@ -24,9 +24,12 @@ public struct JSONParseError: Error, Sendable {
     public var code: Code
     /// The 1-based line of the problem.
     public var line: Int
-    /// The 1-based column of the problem, counted in Unicode scalars.
+    /// The 1-based column of the problem, counted in characters as `String(decoding:as:)` reads
+    /// the line: Unicode scalars, and one for each ill-formed UTF-8 sequence it replaces.
     public var column: Int
-    /// The 0-based offset of the problem in the UTF-8 input, in bytes.
+    /// The 0-based offset of the problem in the UTF-8 text the parser reads, in bytes: the input
+    /// itself after a byte order mark, or for UTF-16 and UTF-32 input the text transcoded to
+    /// UTF-8 (``line`` and ``column`` are the same in either).
     public var byteOffset: Int
     /// A sentence describing the problem and where it is.
     public var message: String
