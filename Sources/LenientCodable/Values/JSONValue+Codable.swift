@@ -9,7 +9,11 @@ extension JSONValue: Codable {
     /// Under ``LenientJSONDecoder`` the value is built straight from the parsed document, so
     /// numbers keep their literal text and objects their member order. Under other decoders it
     /// is rebuilt through their containers: numbers then carry the text of the decoded
-    /// `Int64`, `UInt64` or `Double`. Under either, object keys are converted by the decoder's
+    /// `Int64`, `UInt64` or `Double`. Each value is asked first for the shape of the one before
+    /// it (or, for the first inside a container, of its grandparent), so values nested alike, or
+    /// arrays and objects taking turns, decode without a failed attempt; under Foundation's
+    /// decoder each failed attempt costs more than its depth, and a document that changes shape
+    /// unpredictably at every level of a deep chain still pays one at each level there. Under either, object keys are converted by the decoder's
     /// key strategy, as a keyed container's are (`{"a_b": 1}` is `{"aB": 1}` with
     /// `.convertFromSnakeCase`); `JSONValue(parsing:)` keeps them as written.
     ///
@@ -20,25 +24,42 @@ extension JSONValue: Codable {
             self = try treeDecoder.decodedJSONValue(at: treeDecoder.nodeIndex, path: treeDecoder.codingPathNode)
             return
         }
-        self = try JSONValue.decodeThroughContainers(from: decoder, arrayFirst: false, parentIsArray: nil)
+        self = try JSONValue.decodeThroughContainers(from: decoder, guess: .object, parent: nil)
+    }
+
+    /// The shapes ``JSONValue``'s decoding through containers tells apart, to guess a value's.
+    fileprivate enum Shape {
+        case array, object, scalar
+
+        /// The shape of a decoded value; `nil` for `null`, which is found first and guesses nothing.
+        init?(of value: JSONValue) {
+            switch value {
+            case .array: self = .array
+            case .object: self = .object
+            case .null: return nil
+            default: self = .scalar
+            }
+        }
     }
 
     /// A value from a decoder other than ``LenientJSONDecoder``'s, through its containers.
     ///
-    /// Containers are tried before scalars, and the one the value most likely is first: the
-    /// shape of the sibling before it; for a first member or element, its grandparent's, which
-    /// is its parent's where values nest alike and the right guess where arrays and objects take
-    /// turns. Under Foundation's decoder each failed attempt builds an error with the whole
-    /// coding path and costs more the deeper it is, so a value tried as five scalars and an
-    /// object before it was found to be an array cost the cube of its depth (an 800-byte array
-    /// 400 levels deep took half a second). An empty container is checked against the scalars
-    /// too, for decoders that hand out a container for any value.
+    /// The shape the value most likely has is tried first: the shape of the sibling before it;
+    /// for a first member or element, its grandparent's, which is its parent's where values nest
+    /// alike and the right guess where arrays and objects take turns. Under Foundation's decoder
+    /// each failed attempt builds an error with the whole coding path and costs more the deeper
+    /// it is, so a value tried as five scalars and an object before it was found to be an array
+    /// cost the cube of its depth (an 800-byte array 400 levels deep took half a second). An empty
+    /// container is checked against the scalars too, for decoders that hand out a container for
+    /// any value; scalars are tried in the same order as ever (`Bool`, then the integers, `Double`
+    /// and `String`).
     fileprivate static func decodeThroughContainers(
-        from decoder: any Decoder, arrayFirst: Bool, parentIsArray: Bool?
+        from decoder: any Decoder, guess: Shape, parent: Shape?
     ) throws -> JSONValue {
         let single = try? decoder.singleValueContainer()
         if let single, single.decodeNil() { return .null }
-        if arrayFirst, let array = try decodeArray(from: decoder, single: single, firstGuess: parentIsArray ?? true) {
+        if guess == .scalar, let scalar = scalar(in: single) { return scalar }
+        if guess == .array, let array = try decodeArray(from: decoder, single: single, firstGuess: parent ?? .array) {
             return array
         }
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
@@ -46,47 +67,50 @@ extension JSONValue: Codable {
             if !keys.isEmpty || scalar(in: single) == nil {
                 var members: [(key: String, value: JSONValue)] = []
                 members.reserveCapacity(keys.count)
-                var arrayFirst = parentIsArray ?? false
+                var guess = parent ?? .object
                 for key in keys {
                     let value: JSONValue
-                    if arrayFirst {
-                        value = try container.decode(ShapeGuess<ArrayInObject>.self, forKey: key).value
-                    } else {
-                        value = try container.decode(ShapeGuess<ObjectInObject>.self, forKey: key).value
+                    switch guess {
+                    case .array:
+                        value = try container.decode(ShapeGuess<ArrayShape, ObjectShape>.self, forKey: key).value
+                    case .object:
+                        value = try container.decode(ShapeGuess<ObjectShape, ObjectShape>.self, forKey: key).value
+                    case .scalar:
+                        value = try container.decode(ShapeGuess<ScalarShape, ObjectShape>.self, forKey: key).value
                     }
-                    if case .array = value { arrayFirst = true } else if case .object = value { arrayFirst = false }
+                    guess = Shape(of: value) ?? guess
                     members.append((key: key.stringValue, value: value))
                 }
                 return .object(JSONObject(members))
             }
         }
-        if !arrayFirst, let array = try decodeArray(from: decoder, single: single, firstGuess: parentIsArray ?? true) {
+        if guess != .array, let array = try decodeArray(from: decoder, single: single, firstGuess: parent ?? .array) {
             return array
         }
-        if let scalar = scalar(in: single) { return scalar }
+        if guess != .scalar, let scalar = scalar(in: single) { return scalar }
         throw DecodingError.dataCorrupted(
             .init(codingPath: decoder.codingPath, debugDescription: "The decoder holds no JSON value."))
     }
 
     /// The value as an array, when the decoder gives an unkeyed container for it (an empty one
-    /// only when the value is no scalar); its first element is guessed to be an array when
-    /// `firstGuess` says so.
+    /// only when the value is no scalar); its first element is guessed to have `firstGuess`'s
+    /// shape.
     private static func decodeArray(
-        from decoder: any Decoder, single: (any SingleValueDecodingContainer)?, firstGuess: Bool
+        from decoder: any Decoder, single: (any SingleValueDecodingContainer)?, firstGuess: Shape
     ) throws -> JSONValue? {
         guard var container = try? decoder.unkeyedContainer(), container.count != 0 || scalar(in: single) == nil
         else { return nil }
         var elements: [JSONValue] = []
         if let count = container.count { elements.reserveCapacity(count) }
-        var arrayFirst = firstGuess
+        var guess = firstGuess
         while !container.isAtEnd {
             let value: JSONValue
-            if arrayFirst {
-                value = try container.decode(ShapeGuess<ArrayInArray>.self).value
-            } else {
-                value = try container.decode(ShapeGuess<ObjectInArray>.self).value
+            switch guess {
+            case .array: value = try container.decode(ShapeGuess<ArrayShape, ArrayShape>.self).value
+            case .object: value = try container.decode(ShapeGuess<ObjectShape, ArrayShape>.self).value
+            case .scalar: value = try container.decode(ShapeGuess<ScalarShape, ArrayShape>.self).value
             }
-            if case .array = value { arrayFirst = true } else if case .object = value { arrayFirst = false }
+            guess = Shape(of: value) ?? guess
             elements.append(value)
         }
         return .array(elements)
@@ -213,45 +237,35 @@ extension JSONValue: CustomStringConvertible {
     }
 }
 
-/// What ``JSONValue``'s decoding through containers guesses of a member or element: whether it
-/// is an array (tried before an object), and whether its parent is one (its own first member or
-/// element is guessed to have its grandparent's shape).
-private protocol ShapeOrder {
-    static var arrayFirst: Bool { get }
-    static var parentIsArray: Bool { get }
+/// A shape, as a type: what ``JSONValue``'s decoding through containers guesses of a member or
+/// element, and what its parent is (its own first member or element is guessed to have its
+/// grandparent's shape).
+private protocol ShapeMarker {
+    static var shape: JSONValue.Shape { get }
 }
 
-private enum ArrayInArray: ShapeOrder {
-    static var arrayFirst: Bool { true }
-    static var parentIsArray: Bool { true }
+private enum ArrayShape: ShapeMarker {
+    static var shape: JSONValue.Shape { .array }
 }
 
-private enum ObjectInArray: ShapeOrder {
-    static var arrayFirst: Bool { false }
-    static var parentIsArray: Bool { true }
+private enum ObjectShape: ShapeMarker {
+    static var shape: JSONValue.Shape { .object }
 }
 
-private enum ArrayInObject: ShapeOrder {
-    static var arrayFirst: Bool { true }
-    static var parentIsArray: Bool { false }
+private enum ScalarShape: ShapeMarker {
+    static var shape: JSONValue.Shape { .scalar }
 }
 
-private enum ObjectInObject: ShapeOrder {
-    static var arrayFirst: Bool { false }
-    static var parentIsArray: Bool { false }
-}
-
-/// A member or element of a ``JSONValue`` decoded through a decoder's containers, with the
-/// container its shape is guessed to be tried first.
-private struct ShapeGuess<Order: ShapeOrder>: Decodable {
+/// A member or element of a ``JSONValue`` decoded through a decoder's containers, the shape
+/// `Guess` tried first, inside a parent of shape `Parent`.
+private struct ShapeGuess<Guess: ShapeMarker, Parent: ShapeMarker>: Decodable {
     let value: JSONValue
 
     init(from decoder: any Decoder) throws {
         if decoder is TreeDecoder {
             value = try JSONValue(from: decoder)
         } else {
-            value = try JSONValue.decodeThroughContainers(
-                from: decoder, arrayFirst: Order.arrayFirst, parentIsArray: Order.parentIsArray)
+            value = try JSONValue.decodeThroughContainers(from: decoder, guess: Guess.shape, parent: Parent.shape)
         }
     }
 }
