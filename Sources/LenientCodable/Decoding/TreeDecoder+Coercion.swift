@@ -639,7 +639,8 @@ extension TreeDecoder {
             record(.coerced, path: path, found: index, "Coerced \(describeFound(at: index)) to \(T.self) \(value).")
             return value
         }
-        if let fallback = shape.fallback, let value = fallback.fallbackCase as? T {
+        // A `null` element is left out rather than made the fallback (``unwrapNullElement(_:at:path:isCurrent:)``).
+        if index != nullElementNode, let fallback = shape.fallback, let value = fallback.fallbackCase as? T {
             record(
                 .defaulted, path: path, found: index,
                 "Unknown value \(describeFound(at: index)) for \(T.self); used the fallback case \(value).")

@@ -177,7 +177,9 @@ extension TreeDecoder {
     func unwrapElement<Element: Decodable>(
         _ type: Element.Type, at index: Int, path: CodingPathNode, isCurrent: Bool = false
     ) throws -> Element {
-        if tree[index].kind == .null, isLenient { try refuseNullFallbackElement(Element.self, at: index, path: path) }
+        if tree[index].kind == .null, isLenient {
+            return try unwrapNullElement(Element.self, at: index, path: path, isCurrent: isCurrent)
+        }
         let found = keysFound
         let defaulted = missingValuesDefaulted
         let value = try unwrap(Element.self, at: index, path: path, isCurrent: isCurrent)
@@ -189,13 +191,19 @@ extension TreeDecoder {
         return value
     }
 
-    /// `null` is no element of a ``CaseFallback`` enum: it is left out and reported, as a `null`
-    /// element of `Int` is, not made the fallback case, which stands for a raw value the enum does
-    /// not know. (As a property, `null` still takes the fallback case: a property has a value.)
+    /// A `null` element: decoded as any element is, except that the enum coercions give it no
+    /// ``CaseFallback`` case, which stands for a raw value the enum does not know. Such an element
+    /// is left out and reported, as a `null` element of `Int` is, and a probe for such a list
+    /// fails, as under Foundation; a type whose own `init(from:)` reads `null` still decodes it.
+    /// (As a property, `null` still takes the fallback case: a property has a value.)
     @inline(never)
-    private func refuseNullFallbackElement(_ type: Any.Type, at index: Int, path: CodingPathNode) throws {
-        guard options.dropsInvalidElements, !inFoundationPass, EnumShape.of(type).fallback != nil else { return }
-        throw typeMismatch(type, at: index, path: path)
+    private func unwrapNullElement<Element: Decodable>(
+        _ type: Element.Type, at index: Int, path: CodingPathNode, isCurrent: Bool
+    ) throws -> Element {
+        let outer = nullElementNode
+        nullElementNode = index
+        defer { nullElementNode = outer }
+        return try unwrap(Element.self, at: index, path: path, isCurrent: isCurrent)
     }
 
     @inline(never)

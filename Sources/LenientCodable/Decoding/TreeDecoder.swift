@@ -205,6 +205,9 @@ final class TreeDecoder: Decoder {
     /// path, so it is built without the coding path, which would cost the path's depth for every
     /// bad element (300 000 bad integers at depth 500 took 150 million key copies).
     @exclusivity(unchecked) var elidesErrorPaths = false
+    /// The node of the `null` element being decoded, which the enum coercions give no fallback
+    /// case (``unwrapNullElement(_:at:path:isCurrent:)``); -1 otherwise.
+    @exclusivity(unchecked) var nullElementNode = -1
 
     /// Reads a scalar property that is not plainly of its type (a value to coerce, say) with its
     /// error built without the coding path, where a failure is forgiven by the caller: in the

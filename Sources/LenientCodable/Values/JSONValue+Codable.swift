@@ -64,7 +64,9 @@ extension JSONValue: Codable {
         }
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             let keys = container.allKeys
-            if !keys.isEmpty || scalar(in: single) == nil {
+            // No keys: an empty object, unless the decoder gave a keyed view of a scalar or of an
+            // array that has elements.
+            if !keys.isEmpty || (scalar(in: single) == nil && !holdsElements(decoder)) {
                 var members: [(key: String, value: JSONValue)] = []
                 members.reserveCapacity(keys.count)
                 var guess = parent ?? .object
@@ -98,7 +100,12 @@ extension JSONValue: Codable {
     private static func decodeArray(
         from decoder: any Decoder, single: (any SingleValueDecodingContainer)?, firstGuess: Shape
     ) throws -> JSONValue? {
-        guard var container = try? decoder.unkeyedContainer(), container.count != 0 || scalar(in: single) == nil
+        // An empty array only when the value is no scalar and has no keyed view: a decoder may give
+        // an unkeyed view of anything, and say its count (0) or not (`nil`, then `isAtEnd` tells).
+        // Where it gives both views of an empty value, the value is taken for an empty object.
+        guard var container = try? decoder.unkeyedContainer(),
+            !(container.count.map { $0 == 0 } ?? container.isAtEnd)
+                || (scalar(in: single) == nil && (try? decoder.container(keyedBy: AnyCodingKey.self)) == nil)
         else { return nil }
         var elements: [JSONValue] = []
         if let count = container.count { elements.reserveCapacity(count) }
@@ -114,6 +121,12 @@ extension JSONValue: Codable {
             elements.append(value)
         }
         return .array(elements)
+    }
+
+    /// Whether the decoder gives an unkeyed container with elements for the value.
+    private static func holdsElements(_ decoder: any Decoder) -> Bool {
+        guard let container = try? decoder.unkeyedContainer() else { return false }
+        return !(container.count.map { $0 == 0 } ?? container.isAtEnd)
     }
 
     /// The scalar a single value container holds, tried as each JSON scalar in turn, or `nil`.

@@ -90,6 +90,51 @@ import Testing
         #expect(againReport.isEmpty)
     }
 
+    /// An enum with a fallback whose own `init(from:)` reads `null` decodes a `null` element as Foundation does; a
+    /// probe for a list of such enums fails on a `null` element as under Foundation, and the type takes its other
+    /// branch.
+    enum Tri: String, Codable, CaseFallback, Equatable {
+        case yes, no, unset, unknown
+        static let fallbackCase = Tri.unknown
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .unset
+            } else {
+                self = Tri(rawValue: try container.decode(String.self)) ?? .unknown
+            }
+        }
+    }
+
+    enum ListOrText: Decodable, Equatable {
+        case list([Status])
+        case other
+        init(from decoder: any Decoder) throws {
+            if let list = try? decoder.singleValueContainer().decode([Status].self) {
+                self = .list(list)
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    @Test func aNullElementIsTheTypesOwnWhereItReadsNull() throws {
+        let list = #"[null,"yes","maybe"]"#
+        let foundation = try JSONDecoder().decode([Tri].self, from: Data(list.utf8))
+        #expect(foundation == [.unset, .yes, .unknown])
+        for options in [LenientJSONDecoder.Options.lenient, .strict] {
+            #expect(try LenientJSONDecoder(options: options).decode([Tri].self, from: list) == foundation)
+            #expect(
+                try LenientJSONDecoder(options: options).decode([String: Tri].self, from: #"{"a":null}"#) == [
+                    "a": .unset
+                ])
+        }
+        #expect(try JSONDecoder().decode(ListOrText.self, from: Data("[null]".utf8)) == .other)
+        let (probed, report) = try LenientJSONDecoder().decodeWithReport(ListOrText.self, from: "[null]")
+        #expect(probed == .other)
+        #expect(report.isEmpty)
+    }
+
     @Test func strictRefusesAnotherJSONTypeAsFoundationDoes() throws {
         let document = #"{"status":3,"level":1}"#
         let ours = try #require(throws: DecodingError.self) {

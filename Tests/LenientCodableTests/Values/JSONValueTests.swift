@@ -151,6 +151,24 @@ import Testing
         #expect(try PropertyListDecoder().decode(JSONValue.self, from: plist) == array)
     }
 
+    /// Under a decoder that hands out every kind of container for any value, saying an unkeyed container's count or
+    /// not, a value is what it is: a keyed view of an array with elements is no empty object, an unkeyed view of a
+    /// scalar or of an object with members no empty array. (An empty array and an empty object look alike there; the
+    /// empty object is what such a decoder gives.)
+    @Test(arguments: [false, true])
+    func valuesDecodeUnderADecoderThatGivesAnyContainer(countNil: Bool) throws {
+        for text in [
+            "1", #""s""#, "true", "null", "{}", "[1]", #"{"a":1}"#, "[[1],2]", #"[[1],{"a":[2]}]"#,
+            #"{"a":{},"b":[1]}"#,
+            #"{"a":[[1],2],"b":"x"}"#, #"[1,"a",true,null,[{}],{"k":[[1]]}]"#,
+        ] {
+            let parsed = try JSONValue(parsing: text)
+            let decoded = try JSONValue(from: PermissiveDecoder(parsed, countNil: countNil))
+            #expect(decoded == parsed, "\(text) -> \(decoded)")
+        }
+        #expect(try JSONValue(from: PermissiveDecoder(.array([]), countNil: countNil)) == .object(JSONObject([])))
+    }
+
     @Test func decodesUnderLenientDecoderWithLiteralText() throws {
         struct Envelope: Decodable {
             var payload: JSONValue
