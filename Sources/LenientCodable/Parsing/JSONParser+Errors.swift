@@ -151,22 +151,10 @@ extension JSONParser {
         /// them: a well-formed UTF-8 sequence, the longest valid start of one (the maximal
         /// subpart that becomes one U+FFFD), or one byte. `input` is read during the call only.
         static func characterLength(at index: Int, in input: UnsafeBufferPointer<UInt8>) -> Int {
-            let lead = input[index]
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: (length, low) = (3, 0xA0)
-            case 0xED: (length, high) = (3, 0x9F)
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xF0: (length, low) = (4, 0x90)
-            case 0xF4: (length, high) = (4, 0x8F)
-            case 0xF1...0xF3: length = 4
-            default: return 1
-            }
+            guard let sequence = JSONParser.utf8Sequence(leadBy: input[index]) else { return 1 }
+            var (low, high) = (sequence.lowerBound, sequence.upperBound)
             var taken = 1
-            while taken < length, index + taken < input.count {
+            while taken < sequence.length, index + taken < input.count {
                 let byte = input[index + taken]
                 guard byte >= low && byte <= high else { break }
                 (low, high) = (0x80, 0xBF)

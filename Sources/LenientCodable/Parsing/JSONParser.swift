@@ -673,32 +673,29 @@ struct JSONParser {
         return index
     }
 
+    /// The length of a well-formed UTF-8 sequence that `lead` begins, and the bounds of its second
+    /// byte (the later ones are `0x80...0xBF`); `nil` for a byte that begins none (ASCII, a
+    /// continuation byte, `C0`, `C1`, `F5` and up).
+    @inline(__always)
+    static func utf8Sequence(leadBy lead: UInt8) -> (length: Int, lowerBound: UInt8, upperBound: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: (2, 0x80, 0xBF)
+        case 0xE0: (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
+        case 0xED: (3, 0x80, 0x9F)
+        case 0xF0: (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (4, 0x80, 0xBF)
+        case 0xF4: (4, 0x80, 0x8F)
+        default: nil
+        }
+    }
+
     /// Validates one multi-byte UTF-8 sequence starting at `index`; returns the index past it.
     @inline(__always)
     private func validateUTF8Sequence(at index: Int) throws -> Int {
-        let lead = input[index]
-        let length: Int
-        var lowerBound: UInt8 = 0x80
-        var upperBound: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            lowerBound = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            upperBound = 0x9F
-        case 0xF0:
-            length = 4
-            lowerBound = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            upperBound = 0x8F
-        default: throw invalidUTF8(at: index)
-        }
-        guard index + length <= count else { throw invalidUTF8(at: index) }
+        guard let (length, lowerBound, upperBound) = JSONParser.utf8Sequence(leadBy: input[index]),
+            index + length <= count
+        else { throw invalidUTF8(at: index) }
         let second = input[index + 1]
         guard second >= lowerBound && second <= upperBound else { throw invalidUTF8(at: index) }
         var offset = 2

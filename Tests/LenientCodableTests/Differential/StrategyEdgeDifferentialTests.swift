@@ -57,10 +57,9 @@ struct StrategyEdgeDifferentialTests {
         #expect(try data.strict.decode(Holder<Data?>.self, from: Data(#"{"value":null}"#.utf8)).value == nil)
     }
 
+    /// A day in UTC: Foundation's `.formatted` strategy, for the `null` test below.
     static let formatter: DateFormatter = {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter
     }()
