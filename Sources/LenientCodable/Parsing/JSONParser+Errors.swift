@@ -149,7 +149,9 @@ extension JSONParser {
 
         /// The number of bytes of the character at `index` as `String(decoding:as:)` reads
         /// them: a well-formed UTF-8 sequence, the longest valid start of one (the maximal
-        /// subpart that becomes one U+FFFD), or one byte. `input` is read during the call only.
+        /// subpart that becomes one U+FFFD), or one byte. `input` is read during the call only:
+        /// the parser, or the node storage that keeps a tree's input for a decoder kept past its
+        /// decode (``advanced(to:in:)``'s caller), holds it meanwhile.
         static func characterLength(at index: Int, in input: UnsafeBufferPointer<UInt8>) -> Int {
             guard let sequence = JSONParser.utf8Sequence(leadBy: input[index]) else { return 1 }
             var (low, high) = (sequence.lowerBound, sequence.upperBound)

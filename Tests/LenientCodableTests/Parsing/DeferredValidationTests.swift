@@ -228,6 +228,18 @@ import Testing
         }
         let parseError = try #require(context.underlyingError as? JSONParseError)
         #expect(parseError.line == 2 && parseError.column == 2)
+        // Characters beyond ASCII before the value, counted from the kept input after the call.
+        let wide = try LenientJSONDecoder(options: options).decode(
+            Lazy.self, from: Data("{\"s\": \"日本語é\",\n \"ж\": 0, \"n\": 1.}".utf8))
+        let wideError = try #require(throws: DecodingError.self) {
+            try wide.decoder.container(keyedBy: TestCodingKey.self).decode(Double.self, forKey: TestCodingKey("n"))
+        }
+        guard case .dataCorrupted(let wideContext) = wideError else {
+            Issue.record("Expected dataCorrupted, got \(wideError)")
+            return
+        }
+        let wideParseError = try #require(wideContext.underlyingError as? JSONParseError)
+        #expect(wideParseError.line == 2 && wideParseError.column == 15)
     }
 
     @Test func JSONTextInAStringDefersAsTheDocumentDoes() throws {
