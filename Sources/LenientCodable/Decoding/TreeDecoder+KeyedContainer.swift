@@ -62,7 +62,7 @@ final class KeyedContainerState {
     @exclusivity(unchecked) var exactKeys = MemberCursor()
     @exclusivity(unchecked) var snakeCaseKeys = MemberCursor()
     /// The loose summary of the object's keys, built by its first loose search
-    /// (``JSONTree/findMemberLoosely(in:key:cursor:)``).
+    /// (``JSONTree/findMemberLoosely(in:key:from:cursor:)``).
     @exclusivity(unchecked) var looseKeys: LooseKeySummary?
     /// For an object with many members before a cursor's place, where the cursor's summary holds
     /// every hash and so rules nothing out: the keys before the place, exact and converted from
@@ -135,6 +135,27 @@ final class KeyedContainerState {
     /// Lets go of the path box while the state waits to be reused.
     @inline(__always)
     func releasePathBox() { pathBoxOwner = nil }
+
+    /// Notes that a name that need not be a coding key of the container (`"super"`, the names
+    /// an ``UnknownKeys`` property checks) is about to be looked up: a member it finds is not
+    /// another property's, and loose searches look at every member from then on.
+    @inline(__always)
+    func noteLookupOutsideCodingKeys() {
+        exactKeys.passedOverMembers = true
+    }
+
+    /// Where a loose search of the container's object starts: past the members its exact
+    /// searches found in order, when each of them is another property's own key and so never
+    /// a loose match (``TreeDecoder/KeyedContainer/firstLooseMember(spelled:besides:)``); `nil`
+    /// for the first member. Holds for a container without a key plan, key conversion or skipped
+    /// member, whose key type names only its own keys (`namesOnlyItsKeys`, asked last).
+    @inline(__always)
+    func looseSearchStart(namesOnlyItsKeys: () -> Bool) -> Int? {
+        guard !exactKeys.passedOverMembers, exactKeys.nextKey > objectIndex + 1, planReference == nil,
+            !usesConvertedKeys, !convertsFromSnakeCase, namesOnlyItsKeys()
+        else { return nil }
+        return exactKeys.nextKey
+    }
 
     /// The value for a key spelled as the decoder's key strategy spells it, when the strategy
     /// needs no table: a method of this object, so that the lookup borrows its references.
@@ -264,6 +285,12 @@ extension TreeDecoder {
             return state.exactValueIndex(named: name)
         }
 
+        /// ``exactValueIndex(named:)`` for a name that need not be one of the coding keys.
+        func exactValueIndex(outsideCodingKeys name: String) -> Int? {
+            state.noteLookupOutsideCodingKeys()
+            return exactValueIndex(named: name)
+        }
+
         /// A mapped key whose value is not simply its first candidate's: records a fallback for
         /// the report, or looks the coding key up, then tries loose matching.
         @inline(never)
@@ -336,7 +363,13 @@ extension TreeDecoder {
         /// encoded without the `nil` (`{"username": 5}`).
         func firstLooseMember(spelled: String, besides name: String) -> Int? {
             let tree = decoder.tree
-            var found = spelled.withUTF8Bytes { tree.findMemberLoosely(in: objectIndex, key: $0, cursor: state) }
+            // The members the model found exactly, in order, are other properties' own keys: a
+            // missing optional property read after them (the common case) looks at the rest.
+            let start = state.looseSearchStart { decoder.keyTypeNamesOnlyItsKeys(Key.self) }
+            if let start, start >= tree[objectIndex].containerEnd { return nil }
+            var found = spelled.withUTF8Bytes {
+                tree.findMemberLoosely(in: objectIndex, key: $0, from: start, cursor: state)
+            }
             // A `null` is no value found: the next spelling that holds one is read, whatever the
             // members' order.
             while let keyIndex = found,
@@ -355,7 +388,7 @@ extension TreeDecoder {
             let tree = decoder.tree
             let memberName = plan?.strategy != nil ? tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
             guard memberName != name, Key(stringValue: memberName) != nil else { return false }
-            return Key(stringValue: "\u{0}\u{1}") == nil
+            return decoder.keyTypeNamesOnlyItsKeys(Key.self)
         }
 
         /// Marks as read the candidates before the one a mapped key's value came from that hold
@@ -1408,7 +1441,8 @@ extension TreeDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            let superDecoder = decoderForKey(AnyCodingKey.super, valueIndex: exactValueIndex(named: "super"))
+            let superDecoder = decoderForKey(
+                AnyCodingKey.super, valueIndex: exactValueIndex(outsideCodingKeys: "super"))
             // How an `UnknownKeys` property, decoding through its static type, reaches this
             // container: see `KeyedDecodingContainer.decode(_:forKey:)` in UnknownKeys.swift.
             let container = self
@@ -1478,5 +1512,46 @@ enum KeyConversion {
         guard words.count > 1 else { return key }
         let joined = words[0].lowercased() + words.dropFirst().map { $0.capitalized }.joined()
         return String(leading) + joined + String(trailing)
+    }
+}
+
+extension TreeDecoder {
+    /// Whether a coding-key type names only its own keys: it makes no key of a name that is
+    /// not one (a dynamic key type makes one of any string). A member such a type's key finds
+    /// exactly belongs to that property, never to another's loose search. Remembered for the
+    /// last few types this decoder asked about, since asking a synthesized `CodingKeys` compares
+    /// the name with every case.
+    func keyTypeNamesOnlyItsKeys<Key: CodingKey>(_ type: Key.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if keyTypesNamingOnlyTheirKeys.contains(id) { return true }
+        guard Key(stringValue: "\u{0}\u{1}") == nil else { return false }
+        keyTypesNamingOnlyTheirKeys.insert(id)
+        return true
+    }
+}
+
+/// The last four types a ``TreeDecoder`` found to name only their own keys
+/// (``TreeDecoder/keyTypeNamesOnlyItsKeys(_:)``), the oldest replaced first: no allocation.
+struct KeyTypeMemo {
+    private var types: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?)
+    private var oldest = 0
+
+    init() {
+        types = (nil, nil, nil, nil)
+    }
+
+    @inline(__always)
+    func contains(_ id: ObjectIdentifier) -> Bool {
+        types.0 == id || types.1 == id || types.2 == id || types.3 == id
+    }
+
+    mutating func insert(_ id: ObjectIdentifier) {
+        switch oldest {
+        case 0: types.0 = id
+        case 1: types.1 = id
+        case 2: types.2 = id
+        default: types.3 = id
+        }
+        oldest = (oldest + 1) & 3
     }
 }

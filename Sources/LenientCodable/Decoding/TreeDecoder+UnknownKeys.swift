@@ -300,7 +300,9 @@ extension TreeDecoder.KeyedContainer {
         }
         // A tagged enum's tag beside this payload, found as the enum's container found it (a
         // tag found loosely is among the keys read loosely).
-        let tagValues = decoder.tagKeys(besidePayloadIn: objectIndex).compactMap { exactValueIndex(named: $0) }
+        let tagValues = decoder.tagKeys(besidePayloadIn: objectIndex).compactMap {
+            exactValueIndex(outsideCodingKeys: $0)
+        }
         let members = firstMembers(of: objectIndex) { keyIndex, key -> JSONValue? in
             let valueIndex = keyIndex + 1
             guard !reads.ends.contains(valueIndex), !tagValues.contains(valueIndex),
@@ -502,7 +504,7 @@ extension TreeDecoder.KeyedContainer {
             // written back beside the property's own member, it would be read in its place
             // wherever it sorts first. (A type's strategy finds keys as written.)
             if let jsonKey = unmappedJSONKey(of: candidate), jsonKey == name,
-                hasTypeStrategy || exactValueIndex(named: candidate) != nil
+                hasTypeStrategy || exactValueIndex(outsideCodingKeys: candidate) != nil
             {
                 return true
             }
@@ -528,7 +530,7 @@ extension TreeDecoder.KeyedContainer {
     /// key strategy converts the members' keys, or, for a key that a type's own strategy spelled
     /// (`asWritten`), among the keys as written, as the property itself looks it up.
     private func exactIndex(ofJSONKey jsonKey: String, asWritten: Bool) -> Int? {
-        guard asWritten else { return exactValueIndex(named: jsonKey) }
+        guard asWritten else { return exactValueIndex(outsideCodingKeys: jsonKey) }
         return decoder.tree.resolve([KeyBytes(jsonKey)], in: objectIndex)
     }
 

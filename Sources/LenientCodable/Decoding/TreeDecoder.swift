@@ -57,6 +57,8 @@ final class TreeDecoder: Decoder {
     let hasConverters: Bool
     /// The key nodes a model read, when unknown keys are reported; `nil` otherwise.
     @exclusivity(unchecked) var readKeys: Set<Int>?
+    /// The last coding-key types found to name only their own keys (``keyTypeNamesOnlyItsKeys(_:)``).
+    @exclusivity(unchecked) var keyTypesNamingOnlyTheirKeys = KeyTypeMemo()
     /// The last type whose traits were looked up, and its traits (``traits(of:)``).
     @exclusivity(unchecked) var lastTraitsID: ObjectIdentifier?
     @exclusivity(unchecked) var lastTraits = TypeTraits.placeholder

@@ -96,7 +96,9 @@ extension JSONTree {
         let hash = KeySummary.hash(key)
         guard !cursor.exactKeys.keysBefore.contains(hash) else {
             // A scan from the first member costs little in an object of a few members (a model's).
-            if nodes[objectIndex].shortLength <= MemberIndex.threshold { return findMember(in: objectIndex, key: key) }
+            if nodes[objectIndex].shortLength <= MemberIndex.threshold {
+                return findMemberFromFirst(in: objectIndex, key: key, cursor: cursor)
+            }
             return findExactMemberPastSummary(in: objectIndex, key: key, hash: hash, cursor: cursor)
         }
         let keyIndex = max(cursor.exactKeys.nextKey, objectIndex + 1)
@@ -108,6 +110,22 @@ extension JSONTree {
             return keyIndex + 1
         }
         return findExactMemberAfterCursor(in: objectIndex, key: key, hash: hash, cursor: cursor)
+    }
+
+    /// ``findMember(in:key:)`` for a key whose hash an earlier member shares: a scan from the
+    /// first member. The member it finds at the cursor's place moves the place on, as the usual
+    /// case does: the next key is looked for after it, and the members before the place stay
+    /// those found in order (``MemberCursor/passedOverMembers``). `key` is read during the call
+    /// only, held by the caller's `withUTF8Bytes`.
+    @inline(never)
+    private func findMemberFromFirst(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState)
+        -> Int?
+    {
+        guard let found = findMember(in: objectIndex, key: key) else { return nil }
+        if found &- 1 == max(cursor.exactKeys.nextKey, objectIndex + 1) {
+            cursor.exactKeys.nextKey = next(after: found)
+        }
+        return found
     }
 
     /// The first member whose key equals `key` as Swift's `String` does, by Unicode canonical
@@ -253,13 +271,16 @@ extension JSONTree {
         hashOfKey: (Int) -> UInt8?
     ) -> Int? {
         let end = nodes[objectIndex].containerEnd
-        var keyIndex = max(cursor.nextKey, objectIndex + 1)
+        let place = max(cursor.nextKey, objectIndex + 1)
+        var keyIndex = place
         var keysBefore = cursor.keysBefore
         while keyIndex < end {
             let next = next(after: keyIndex + 1)
             if matches(keyIndex) {
                 keysBefore.insert(hash)
-                cursor = MemberCursor(nextKey: next, keysBefore: keysBefore)
+                cursor = MemberCursor(
+                    nextKey: next, keysBefore: keysBefore,
+                    passedOverMembers: cursor.passedOverMembers || keyIndex != place)
                 return keyIndex + 1
             }
             if let other = hashOfKey(keyIndex) { keysBefore.insert(other) } else { keysBefore.insertEverything() }
@@ -414,7 +435,9 @@ extension JSONTree {
             : JSONTree.looselyEqual(bytes(of: node), key)
     }
 
-    /// ``findMemberLoosely(in:key:)`` for a keyed container's object. An object of more than
+    /// ``findMemberLoosely(in:key:)`` for a keyed container's object, from the key node `start`
+    /// when it is given (a small object's search starts there; a larger one's may find a
+    /// member before it, which its caller passes over). An object of more than
     /// ``LooseKeySummary/smallestObject`` members first asks its ``LooseKeySummary`` (built on
     /// the container's first loose search, kept in its state): a key that no member can match
     /// loosely, the common case of an optional property the document leaves out, then costs a
@@ -425,11 +448,13 @@ extension JSONTree {
     /// `key` is read only during the call (the caller's `withUTF8` holds it); the members' keys
     /// are the tree's input, which its node storage keeps for as long as the tree is read, after
     /// the decode call too (``NodeStorage/keepInput()``).
-    func findMemberLoosely(in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, cursor: KeyedContainerState) -> Int? {
+    func findMemberLoosely(
+        in objectIndex: Int, key: UnsafeBufferPointer<UInt8>, from start: Int?, cursor: KeyedContainerState
+    ) -> Int? {
         guard nodes[objectIndex].kind == .object else { return nil }
         // A small object is searched directly: its summary costs more than a few searches.
         if count(of: objectIndex) <= LooseKeySummary.smallestObject {
-            return findMemberLoosely(in: objectIndex, key: key)
+            return findMemberLoosely(in: objectIndex, key: key, from: start)
         }
         let summary: LooseKeySummary
         if let built = cursor.looseKeys {
@@ -643,6 +668,12 @@ struct KeySummary {
 struct MemberCursor {
     var nextKey = 0
     var keysBefore = KeySummary()
+    /// Whether a member before ``nextKey`` was passed over, or found under a name that is not
+    /// one of the container's coding keys (``KeyedContainerState/noteLookupOutsideCodingKeys()``).
+    /// While it is `false`, every member before ``nextKey`` was found, in order, by one of the
+    /// model's coding keys: a loose search need not look at them
+    /// (``TreeDecoder/KeyedContainer/firstLooseMember(spelled:besides:)``).
+    var passedOverMembers = false
 }
 
 /// The keys of the members of an object up to a cursor's place, each to the key node of its first

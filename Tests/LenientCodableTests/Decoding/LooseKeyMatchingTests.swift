@@ -108,4 +108,141 @@ import Testing
             try LenientJSONDecoder(options: .strict).decode(Account.self, from: json)
         }
     }
+
+    // MARK: Members found in order
+
+    /// Keys of sixty fields and a nickname, and no other name: so that the summary of the keys
+    /// before a container's place shares hashes, and the members found exactly in order are
+    /// other properties' own keys.
+    struct FieldKey: CodingKey {
+        static let names = (0..<60).map { "field\($0)" } + ["nickName"]
+        let stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) {
+            guard Self.names.contains(stringValue) else { return nil }
+            self.stringValue = stringValue
+        }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads its sixty fields, then the nickname: a missing key asked after every other one, as
+    /// an optional property declared last is.
+    struct Fields: Codable, Equatable {
+        var fields: [Int]
+        var nickName: String?
+
+        init(fields: [Int], nickName: String?) {
+            self.fields = fields
+            self.nickName = nickName
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: FieldKey.self)
+            fields = try FieldKey.names.dropLast().map {
+                try container.decode(Int.self, forKey: FieldKey(stringValue: $0)!)
+            }
+            nickName = try container.decodeIfPresent(String.self, forKey: FieldKey(stringValue: "nickName")!)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FieldKey.self)
+            for (name, value) in zip(FieldKey.names, fields) {
+                try container.encode(value, forKey: FieldKey(stringValue: name)!)
+            }
+            try container.encodeIfPresent(nickName, forKey: FieldKey(stringValue: "nickName")!)
+        }
+    }
+
+    /// The fields in the document's order (`reversed`: the model finds each one after passing
+    /// over the others), with members that loose matching reads as the nickname at `positions`.
+    static func fieldsDocument(reversed: Bool, nicknames: [(position: Int, member: String)]) -> Data {
+        var members = (0..<60).map { #""field\#($0)":\#($0)"# }
+        if reversed { members.reverse() }
+        for nickname in nicknames.sorted(by: { $0.position > $1.position }) {
+            members.insert(nickname.member, at: nickname.position)
+        }
+        return Data(("{" + members.joined(separator: ",") + "}").utf8)
+    }
+
+    @Test(arguments: [false, true], [0, 1, 2, 30, 59, 60])
+    func aKeyMissingAfterMembersFoundInOrderStillFindsItsLooseMember(reversed: Bool, position: Int) throws {
+        let json = Self.fieldsDocument(reversed: reversed, nicknames: [(position, #""NICK_NAME":"ada""#)])
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Fields.self, from: json)
+        #expect(value == Fields(fields: Array(0..<60), nickName: "ada"))
+        #expect(report.issues.map(\.kind) == [.keyFallback])
+        #expect(report.issues.map(\.path) == ["nickName"])
+        // The encoder writes the coding key, which reads back exactly.
+        let (again, secondReport) = try LenientJSONDecoder().decodeWithReport(
+            Fields.self, from: try LenientJSONEncoder().encode(value))
+        #expect(again == value)
+        #expect(secondReport.issues.isEmpty)
+    }
+
+    @Test(arguments: [false, true], [0, 30, 60])
+    func aNullLooseMemberIsPassedOverForTheNextWhereverTheyAre(reversed: Bool, position: Int) throws {
+        let json = Self.fieldsDocument(
+            reversed: reversed, nicknames: [(position, #""nick_name":null"#), (60 - position, #""Nick-Name":"bo""#)])
+        let value = try LenientJSONDecoder().decode(Fields.self, from: json)
+        #expect(value.nickName == "bo")
+        #expect(
+            try LenientJSONDecoder().decode(Fields.self, from: Self.fieldsDocument(reversed: reversed, nicknames: []))
+                .nickName == nil)
+    }
+
+    /// Asks for `userName` exactly, then for `username`, with a key type that makes a key of any
+    /// name: the member the first read is no property's own key, so the second finds it loosely.
+    struct AnyNameReader: Decodable {
+        var exact: String
+        var loose: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: TestCodingKey.self)
+            exact = try container.decode(String.self, forKey: TestCodingKey("userName"))
+            loose = try container.decodeIfPresent(String.self, forKey: TestCodingKey("username"))
+        }
+    }
+
+    /// The same two properties with synthesized coding keys: `userName`'s member is that
+    /// property's own, and `username` is missing.
+    struct TwoSpellings: Codable, Equatable {
+        var userName: String
+        var username: String?
+    }
+
+    @Test func aMemberFoundExactlyIsAnotherPropertysOnlyWhenItsKeyTypeNamesOnlyItsKeys() throws {
+        let json = Data(#"{"userName":"ada"}"#.utf8)
+        let reader = try LenientJSONDecoder().decode(AnyNameReader.self, from: json)
+        #expect(reader.exact == "ada")
+        #expect(reader.loose == "ada")
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(TwoSpellings.self, from: json)
+        #expect(value == TwoSpellings(userName: "ada", username: nil))
+        #expect(report.issues.isEmpty)
+        #expect(
+            try LenientJSONDecoder().decode(TwoSpellings.self, from: try LenientJSONEncoder().encode(value)) == value)
+    }
+
+    /// A class whose `init(from:)` reads its superclass's part at `"super"`, then a key that
+    /// loose matching reads as that member.
+    struct SuperThenLoose: Decodable {
+        var parent: Int
+        var superValue: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case first
+            case superValue = "SUPER"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try container.decodeIfPresent(Int.self, forKey: .first)
+            parent = try Int(from: container.superDecoder())
+            superValue = try container.decodeIfPresent(Int.self, forKey: .superValue)
+        }
+    }
+
+    @Test func aMemberReadAsTheSuperclassesIsNoPropertysOwnKey() throws {
+        let value = try LenientJSONDecoder().decode(SuperThenLoose.self, from: Data(#"{"first":1,"super":5}"#.utf8))
+        #expect(value.parent == 5)
+        #expect(value.superValue == 5)
+    }
 }
