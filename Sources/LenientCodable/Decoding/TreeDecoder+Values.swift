@@ -289,9 +289,22 @@ extension TreeDecoder {
         case .converted:
             return try unwrapConvertingSlowPath(type, at: index, path: path, isCurrent: isCurrent)
         }
-        if isLenient { return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent) }
-        if readKeys != nil { return try decodeReportingUnknownKeys(type, at: index, path: path, isCurrent: isCurrent) }
-        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        if isLenient {
+            // A model whose unread keys nobody reports: its own decoding, then, if that fails,
+            // the coercion table's second chances, without another call on the way in.
+            guard case .model = traits.kind, readKeys == nil else {
+                return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent)
+            }
+        } else if readKeys != nil {
+            return try decodeReportingUnknownKeys(type, at: index, path: path, isCurrent: isCurrent)
+        }
+        let mark = reportMark
+        do {
+            return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+        } catch {
+            guard isLenient, mayForgive() else { throw error }
+            return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
+        }
     }
 
     /// A model decoded without forgiveness while unknown keys are reported: what it leaves
