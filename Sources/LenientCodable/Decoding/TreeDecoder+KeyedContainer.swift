@@ -382,13 +382,34 @@ extension TreeDecoder {
         }
 
         /// Whether the member at `keyIndex` is read exactly by a property of this type other than
-        /// `name`: its key, as the decoder's key strategy converts it, is one of the coding keys.
-        /// Coding keys that take any string (a dynamic key type) name no properties of their own.
+        /// `name`: its key, as the decoder's key strategy converts it, is one of the coding keys;
+        /// or the type's key mapping or key strategy spells another property's key so
+        /// (``KeyPlan/propertyReads(jsonKey:besides:)``); or it is the tag of a ``TaggedCodable``
+        /// enum whose payload this is. Coding keys that take any string (a dynamic key type) name
+        /// no properties of their own.
         private func isOwnKeyOfAnotherProperty(_ keyIndex: Int, besides name: String) -> Bool {
             let tree = decoder.tree
+            if let plan, plan.propertyReads(jsonKey: tree.string(at: keyIndex), besides: name) { return true }
+            if isTagBesidePayload(keyIndex) { return true }
             let memberName = plan?.strategy != nil ? tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
             guard memberName != name, Key(stringValue: memberName) != nil else { return false }
             return decoder.keyTypeNamesOnlyItsKeys(Key.self)
+        }
+
+        /// Whether the member at `keyIndex` is the tag of a ``TaggedCodable`` enum whose payload
+        /// is decoded beside it in this object: the member under the tag key, or, where none is,
+        /// one that matches the tag key loosely, as the enum found it.
+        private func isTagBesidePayload(_ keyIndex: Int) -> Bool {
+            let tagKeys = decoder.tagKeys(besidePayloadIn: objectIndex)
+            guard !tagKeys.isEmpty else { return false }
+            let memberName = decoder.tree.string(at: keyIndex)
+            return tagKeys.contains { tagKey in
+                if memberName == tagKey { return true }
+                guard exactValueIndex(outsideCodingKeys: tagKey) == nil else { return false }
+                return memberName.withUTF8Bytes { member in
+                    tagKey.withUTF8Bytes { JSONTree.looselyEqual(member, $0) }
+                }
+            }
         }
 
         /// Marks as read the candidates before the one a mapped key's value came from that hold

@@ -278,6 +278,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     @inline(__always)
     private mutating func encodeAbsent(forKey key: Key) throws {
         if let plan, plan.isRequired(key.stringValue) { throw requiredPropertyIsNil(key, plan: plan) }
+        if let payloadTag = encoder.tree.payloadTag, payloadTag.node == node { try checkAbsentIsNotTheTag(key) }
         if encoder.tree.writesNilAsNull { try encodeNil(forKey: key) }
         // Noted under `.writeNull` too: a kept value may take the place of the `null` written at
         // a nested key (`TreeEncoder.merge(kept:into:path:)`), and the `null` then goes elsewhere.
@@ -289,6 +290,15 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
                         propertyName: key.stringValue, jsonKey: encoder.jsonKey(for: key, suffix: suffix), plan: plan)
                 ))
         }
+    }
+
+    /// Refuses a `nil` optional of an internally tagged payload under the tag key: left out, the
+    /// decoder would read the tag in its place; written `null`, it would replace the tag.
+    @inline(never)
+    private func checkAbsentIsNotTheTag(_ key: Key) throws {
+        guard let payloadTag = encoder.tree.payloadTag, encoder.jsonKey(for: key, suffix: suffix) == payloadTag.key
+        else { return }
+        throw TaggedPayloadProblem.writesTheTagKey
     }
 
     /// What a type with a key plan does after one of its values is written: its encoding

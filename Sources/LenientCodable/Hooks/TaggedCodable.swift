@@ -107,7 +107,8 @@ extension TaggedCodable {
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: `EncodingError.invalidValue` when no variant makes this case; without a
     ///   ``contentKey``, when the payload does not encode as an object (its members go beside the
-    ///   tag, so a number or an array would replace the tag) or writes the tag key itself; and the
+    ///   tag, so a number or an array would replace the tag) or writes the tag key itself, or
+    ///   leaves out a `nil` optional at the tag key (decoded, it would read the tag); and the
     ///   errors of encoding the payload.
     public func encode(to encoder: any Encoder) throws {
         guard let (variant, payload) = Self.variant(of: self) else {
@@ -133,8 +134,14 @@ extension TaggedCodable {
         } else if let treeEncoder = encoder as? TreeEncoder {
             // The payload is encoded on its own, with its hooks and mapping, as under a content
             // key; then its members go beside the tag.
-            let problem = try treeEncoder.encodeBesideTag(tag: variant.tag, tagKey: Self.tagKey) {
-                try variant.encodePayload(payload, $0)
+            let problem: TaggedPayloadProblem?
+            do {
+                problem = try treeEncoder.encodeBesideTag(tag: variant.tag, tagKey: Self.tagKey) {
+                    try variant.encodePayload(payload, $0)
+                }
+            } catch let refused as TaggedPayloadProblem {
+                // A `nil` optional under the tag key, refused where it is met.
+                problem = refused
             }
             if let problem {
                 throw Self.payloadError(problem, variant: variant, codingPath: encoder.codingPath)

@@ -39,6 +39,10 @@ final class KeyPlan: @unchecked Sendable {
 
     let typeName: String
     private let entries: [String: Entry]
+    /// The first key of each candidate of each mapped property, to the properties that read it:
+    /// a member another property reads under its own key, which loose matching never takes
+    /// (``propertyReads(jsonKey:besides:)``).
+    private let readersOfFirstKeys: [String: [String]]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
     /// The transforms of properties' raw JSON before decoding, by property name.
@@ -81,6 +85,14 @@ final class KeyPlan: @unchecked Sendable {
         self.declaredDefaults = declaredDefaults
         self.hasPropertyRules = !transforms.isEmpty || !requiredProperties.isEmpty || !declaredDefaults.isEmpty
         self.entries = entries
+        var readers: [String: [String]] = [:]
+        for (propertyName, entry) in entries {
+            guard case .sources(let candidates) = entry else { continue }
+            for candidate in candidates where !(readers[candidate[0].text]?.contains(propertyName) ?? false) {
+                readers[candidate[0].text, default: []].append(propertyName)
+            }
+        }
+        self.readersOfFirstKeys = readers
         self.strategy = strategy
         self.transforms = transforms
         self.encodingTransforms = encodingTransforms
@@ -176,6 +188,14 @@ final class KeyPlan: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return namesByStrategyKey[jsonKey] ?? []
+    }
+
+    /// Whether a property other than `propertyName` reads the member `jsonKey` (as written in the
+    /// JSON) under its own key: a key or the first key of a path its mapping names, or its coding
+    /// key as the type's strategy spells it (among the names asked for so far).
+    func propertyReads(jsonKey: String, besides propertyName: String) -> Bool {
+        if let readers = readersOfFirstKeys[jsonKey], readers.contains(where: { $0 != propertyName }) { return true }
+        return namesAskedFor(withStrategyKey: jsonKey).contains { $0 != propertyName && entries[$0] == nil }
     }
 
     /// The key order for a decode: the shared one once a decode has finished learning it,

@@ -245,4 +245,63 @@ import Testing
         #expect(value.parent == 5)
         #expect(value.superValue == 5)
     }
+
+    // MARK: Members other properties' mappings read
+
+    /// `login` reads `user_name`, a spelling of `userName`'s key.
+    struct Login: Codable, Equatable, KeyMapping {
+        var userName: String?
+        var login: String
+        static let keyMapping: [String: KeySource] = ["login": "user_name"]
+    }
+
+    /// The same through a fallback list.
+    struct FallbackLogin: Codable, Equatable, KeyMapping {
+        var userName: String?
+        var login: String
+        static let keyMapping: [String: KeySource] = ["login": ["user_name", "login"]]
+    }
+
+    /// `info` reads `NAME`, `name` spelled in capitals; `serverID` reads `ID`.
+    struct Capitals: Codable, Equatable, KeyMapping {
+        var name: String?
+        var info: String?
+        var id: Int?
+        var serverID: Int?
+        static let keyMapping: [String: KeySource] = ["info": "NAME", "serverID": "ID"]
+    }
+
+    /// The type's strategy spells `userName` as `user_name`, a spelling of `username`.
+    struct Spelled: Codable, Equatable, KeyMapping {
+        var userName: String?
+        var username: String?
+        static let keyStrategy: KeyStrategy? = .snakeCase
+    }
+
+    @Test func looseMatchingNeverTakesAMemberAnotherPropertysMappingReads() throws {
+        #expect(try Self.roundTrip(Login(userName: nil, login: "ada")) == #"{"user_name":"ada"}"#)
+        _ = try Self.roundTrip(FallbackLogin(userName: nil, login: "ada"))
+        _ = try Self.roundTrip(Capitals(name: nil, info: "i", id: nil, serverID: 5))
+        _ = try Self.roundTrip(Spelled(userName: "a", username: nil))
+        // What a server sends: each member is read by the one property that names it.
+        let (capitals, report) = try LenientJSONDecoder().decodeWithReport(
+            Capitals.self, from: Data(#"{"NAME":"i","ID":5}"#.utf8))
+        #expect(capitals == Capitals(name: nil, info: "i", id: nil, serverID: 5))
+        #expect(report.issues.isEmpty)
+        // A spelling no other property reads is still found loosely.
+        let spelled = try LenientJSONDecoder().decode(Capitals.self, from: Data(#"{"Name":"n","NAME":"i"}"#.utf8))
+        #expect(spelled == Capitals(name: "n", info: "i", id: nil, serverID: nil))
+    }
+
+    /// Encodes a value, checks that the lenient decoder reads it back with nothing forgiven, and
+    /// returns the JSON.
+    static func roundTrip<T: Codable & Equatable>(_ value: T) throws -> String {
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(value)
+        let (decoded, report) = try LenientJSONDecoder().decodeWithReport(T.self, from: data)
+        #expect(decoded == value, "\(String(decoding: data, as: UTF8.self))")
+        #expect(report.issues.isEmpty)
+        return String(decoding: data, as: UTF8.self)
+    }
 }

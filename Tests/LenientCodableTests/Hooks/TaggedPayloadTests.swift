@@ -72,6 +72,58 @@ import Testing
         Self.expectRefused(Clashing.labelled(Labelled(type: "gold", amount: 3)), saying: #"writes the key "type""#)
     }
 
+    /// A payload whose optional property is named as the tag.
+    struct MaybeLabelled: Codable, Equatable {
+        var number: String
+        var type: String?
+    }
+
+    /// A payload whose optional property's key differs from the tag's only in case.
+    struct Shouting: Codable, Equatable {
+        var number: String
+        var TYPE: String?
+    }
+
+    enum Optionals: TaggedCodable, Equatable {
+        case maybe(MaybeLabelled)
+        case shouting(Shouting)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Optionals>] = [
+            .init("maybe", MaybeLabelled.self, Optionals.maybe), .init("shouting", Shouting.self, Optionals.shouting),
+        ]
+    }
+
+    @Test func aNilOptionalAtTheTagKeyIsRefusedByBothEncodersUnderEitherNilStrategy() throws {
+        let value = Optionals.maybe(MaybeLabelled(number: "4242", type: nil))
+        // Left out, the decoder would read the tag in its place; written `null`, it would
+        // replace the tag.
+        Self.expectRefused(value, saying: #"writes the key "type""#)
+        let writingNull = LenientJSONEncoder()
+        writingNull.nilEncodingStrategy = .writeNull
+        #expect(throws: EncodingError.self) { try writingNull.encode(value) }
+        // Holding the tag itself, the property writes nothing new and reads back.
+        let labelled = Optionals.maybe(MaybeLabelled(number: "4242", type: "maybe"))
+        for data in [try LenientJSONEncoder().encode(labelled), try JSONEncoder().encode(labelled)] {
+            #expect(try LenientJSONDecoder().decode(Optionals.self, from: data) == labelled)
+            #expect(try JSONDecoder().decode(Optionals.self, from: data) == labelled)
+        }
+    }
+
+    @Test func looseMatchingLeavesTheTagToTheEnum() throws {
+        let value = Optionals.shouting(Shouting(number: "1", TYPE: nil))
+        let data = try LenientJSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(Optionals.self, from: data) == value)
+        let (decoded, report) = try LenientJSONDecoder().decodeWithReport(Optionals.self, from: data)
+        #expect(decoded == value)
+        #expect(report.issues.isEmpty)
+        // A member of the payload's own, spelled another way, is still read loosely.
+        let (spelled, spelledReport) = try LenientJSONDecoder().decodeWithReport(
+            Optionals.self, from: Data(#"{"type":"shouting","number":"1","Type":"x"}"#.utf8))
+        #expect(spelled == .shouting(Shouting(number: "1", TYPE: "x")))
+        #expect(spelledReport.issues.map(\.kind) == [.keyFallback])
+    }
+
     @Test func underAContentKeyTheSamePayloadsRoundTrip() throws {
         let values: [Adjacent] = [.number(5), .labelled(Labelled(type: "gold", amount: 3))]
         for data in [try LenientJSONEncoder().encode(values), try JSONEncoder().encode(values)] {
