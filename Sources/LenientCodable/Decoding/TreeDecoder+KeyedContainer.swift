@@ -197,7 +197,9 @@ extension TreeDecoder {
             @inline(__always) get { state.keyOrder }
         }
         var matchesLoosely: Bool {
-            @inline(__always) get { state.matchesLoosely && !decoder.suppressesLooseMatching }
+            @inline(__always) get {
+                state.matchesLoosely && !decoder.suppressesLooseMatching && !decoder.withdrawsLooseMatching
+            }
         }
 
         init(

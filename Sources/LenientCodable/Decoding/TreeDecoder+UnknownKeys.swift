@@ -319,7 +319,7 @@ extension TreeDecoder.KeyedContainer {
             return value
         }
         var kept = UnknownKeys(JSONObject(uniqueMembers: members))
-        kept.keptWithoutLooseMatching = decoder.suppressesLooseMatching
+        kept.keptWithoutLooseMatching = decoder.suppressesLooseMatching || decoder.withdrawsLooseMatching
         return kept
     }
 

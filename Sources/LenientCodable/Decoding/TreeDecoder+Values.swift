@@ -418,7 +418,9 @@ extension TreeDecoder {
             rollbackReport(to: mark)
             // No `try?` here: an optional of `T` would have this generic function look up its
             // metadata on every call.
-            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
+            if looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching {
+                // Past the retry budget, Foundation's value, and no loose matching from here on.
+                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { withdrawsLooseMatching = true }
                 do {
                     let value = try decodeAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
@@ -499,6 +501,17 @@ extension TreeDecoder {
         rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
         let foundationsCounts = (keysFound &- countsBefore.0, missingValuesDefaulted &- countsBefore.1)
+        // Past the retry budget (``withdrawsLooseMatching``): Foundation's value, without a
+        // decode with what loose matching finds, which nothing matches any more.
+        if withdrawsLooseMatching {
+            if keeps {
+                looseRetryValues[attempt] = LooseRetryValues(
+                    step: LooseRetryValues.step(of: path),
+                    foundations: (foundations, foundationsIssues, foundationsCounts), forgiven: nil,
+                    forgivingFailed: true)
+            }
+            return foundations
+        }
         rollbackReport(to: mark)
         let forgivingCountsBefore = (keysFound, missingValuesDefaulted)
         // An instance of a class is never handed out twice: two properties would share it, and
@@ -645,7 +658,7 @@ extension TreeDecoder {
         _ type: T.Type, _ error: any Error, at index: Int, path: CodingPathNode, isCurrent: Bool
     ) throws -> T {
         guard error is FailedByLooseMatch else { throw error }
-        if suppressesLooseMatching {
+        if suppressesLooseMatching || withdrawsLooseMatching {
             if let value = takeFoundationsValue(of: T.self, at: index, path: path) { return value }
             return try decodeInPassWithoutLooseMatching(type, at: index, path: path, isCurrent: isCurrent)
         }
@@ -750,9 +763,9 @@ extension TreeDecoder {
         do {
             return try decodeFoundationFirstOnce(type, at: index, path: path, isCurrent: isCurrent)
         } catch {
-            guard looseMatches != looseBefore, !suppressesLooseMatching, spendRetryBudget(on: index) else {
-                throw error
-            }
+            guard looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching else { throw error }
+            // Past the retry budget, this retry is the last: no loose matching from here on.
+            if !spendRetryBudget(on: index) { withdrawsLooseMatching = true }
             let failure = error
             suppressesLooseMatching = true
             defer { suppressesLooseMatching = false }
@@ -812,7 +825,9 @@ extension TreeDecoder {
                 // Paid for before it starts, by the value's nodes: a chain whose every level calls
                 // such an `init(from:)` retries each level's subtree inside the retry of the level
                 // around it, and without the budget would cost the cube of its depth.
-                if !suppressesLooseMatching, looseBookkeepingBudget > 0, spendRetryBudget(on: index) {
+                if !suppressesLooseMatching, !withdrawsLooseMatching {
+                    // Past the retry budget, Foundation's value, and no loose matching from here on.
+                    if looseBookkeepingBudget <= 0 || !spendRetryBudget(on: index) { withdrawsLooseMatching = true }
                     return decodeAfterSucceededLooseMatch(
                         type, value: value, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
                         reportMark: mark)
@@ -831,7 +846,9 @@ extension TreeDecoder {
             }
             guard refusals != before else { throw error }
             // No `try?`: an optional of `T` would have this generic function look up its metadata.
-            if looseMatches != looseBefore, !suppressesLooseMatching, retryBudget > 0, looseBookkeepingBudget > 0 {
+            if looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching {
+                // Past the retry budget, Foundation's value, and no loose matching from here on.
+                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { withdrawsLooseMatching = true }
                 do {
                     return try decodeAtTopAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before)

@@ -560,6 +560,7 @@ final class TreeDecoder: Decoder {
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)
         stackGuard = parent.stackGuard
         suppressesLooseMatching = parent.suppressesLooseMatching
+        withdrawsLooseMatching = parent.withdrawsLooseMatching
         refusalSink = parent
     }
 
@@ -619,6 +620,11 @@ final class TreeDecoder: Decoder {
     /// (``decodeAfterSucceededLooseMatch(_:value:at:path:isCurrent:refusalsBefore:reportMark:)``).
     @exclusivity(unchecked) var looseFailures = 0
     @exclusivity(unchecked) var suppressesLooseMatching = false
+    /// Whether loose matching stopped for the rest of the decode: a failure it caused met the
+    /// retry budget spent, and the type took Foundation's value instead (without this, it would
+    /// fail where Foundation decodes). From then on every key is matched exactly, as Foundation
+    /// matches it, so no later failure needs a retry, and the decode stays linear.
+    @exclusivity(unchecked) var withdrawsLooseMatching = false
 
     /// The bytes that JSON returned by hooks and transforms may still take, when it differs from
     /// what they were given: such JSON is written and parsed into a tree of its own, at the cost

@@ -752,4 +752,87 @@ struct LooseRetryTests {
                     == inner)
         }
     }
+
+    // MARK: Past the retry budget
+
+    /// Reads its next level first, then its tags where it has them: `Tags` in the JSON is another
+    /// key, which only loose matching finds, and a string there fails `nestedUnkeyedContainer`.
+    struct Level: Decodable, Equatable {
+        final class Box: Decodable, Equatable {
+            let level: Level
+            init(from decoder: any Decoder) throws { level = try Level(from: decoder) }
+            static func == (lhs: Box, rhs: Box) -> Bool { lhs.level == rhs.level }
+        }
+        var next: Box?
+        var tags: [String]?
+        enum CodingKeys: String, CodingKey { case next, tags }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            next = try container.decodeIfPresent(Box.self, forKey: .next)
+            if container.contains(.tags) {
+                var list = try container.nestedUnkeyedContainer(forKey: .tags)
+                var tags: [String] = []
+                while !list.isAtEnd { tags.append(try list.decode(String.self)) }
+                self.tags = tags
+            } else {
+                tags = nil
+            }
+        }
+
+        var depth: Int { 1 + (next?.level.depth ?? 0) }
+    }
+
+    /// Picks its case by probes, as Foundation's decoder answers them.
+    enum Number: Decodable, Equatable {
+        case int(Int)
+        case double(Double)
+        case text(String)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Int.self) {
+                self = .int(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .double(value)
+            } else {
+                self = .text(try container.decode(String.self))
+            }
+        }
+    }
+
+    struct Levels: Decodable, Equatable {
+        var levels: [Level]
+        var number: Number
+    }
+
+    static func chain(depth: Int) -> String {
+        var chain = #"{"Tags":"x"}"#
+        for _ in 1..<depth { chain = #"{"next":\#(chain),"Tags":"x"}"# }
+        return chain
+    }
+
+    /// Foundation decodes every chain (`contains(.tags)` is `false`); so does `.lenient`, whose
+    /// retries of the levels that loose matching failed outgrow the budget: past it, each type
+    /// takes Foundation's value, and loose matching stops, instead of failing the level.
+    @Test(arguments: [(1, 7), (1, 40), (1, 480), (30, 4), (50, 5), (200, 3)])
+    func chainsPastTheRetryBudgetKeepFoundationsValue(chains: Int, depth: Int) throws {
+        let text =
+            #"{"levels":[\#(Array(repeating: Self.chain(depth: depth), count: chains).joined(separator: ","))],"number":920.5}"#
+        let json = Data(text.utf8)
+        let foundation = try JSONDecoder().decode(Levels.self, from: json)
+        #expect(foundation.levels.count == chains)
+        #expect(foundation.number == .double(920.5))
+
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(Levels.self, from: json)
+        #expect(value.levels.count == chains)
+        #expect(value.levels.allSatisfy { $0.depth == depth })
+        #expect(value.number == .double(920.5))
+        // What loose matching found before the budget ran out is forgiven and reported, and
+        // nothing else: no element is dropped, no number truncated.
+        #expect(report.issues.allSatisfy { $0.kind == .keyFallback || $0.jsonPath.hasSuffix("Tags") })
+        #expect(!report.issues.contains { $0.kind == .droppedElement })
+        // A chain alone at the top of a decode, too.
+        let top = try LenientJSONDecoder().decode(Level.self, from: Data(Self.chain(depth: depth).utf8))
+        #expect(top.depth == depth)
+    }
 }
