@@ -211,9 +211,11 @@ struct JSONParser {
                 if separator == UInt8(ascii: ",") {
                     position += 1
                     try skipWhitespace()
-                    if allowsTrailingCommas {
-                        if isImplicit && atEnd { return }
-                        if !isImplicit && !atEnd && byte(at: position) == closing {
+                    // A comma before the end (one test, the rare answer asked about first).
+                    if allowsTrailingCommas, atEnd || byte(at: position) == closing {
+                        if isImplicit {
+                            if atEnd { return }
+                        } else if !atEnd {
                             position += 1
                             closeContainer()
                             continue afterValue

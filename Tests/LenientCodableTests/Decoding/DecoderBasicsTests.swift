@@ -62,6 +62,43 @@ import Testing
         #expect(try LenientJSONDecoder(.lenient).decode([Int].self, from: "[1,2,]") == [1, 2])
     }
 
+    /// A comma before a closing bracket or brace is dropped in `.lenient`, at every level; one
+    /// before the end of the input, before another comma, or before the other kind's closing is
+    /// still an error, as it is in `.strict`.
+    @Test(
+        arguments: [
+            (#"[1,2,]"#, #"[1,2]"#), (#"{"a":1,}"#, #"{"a":1}"#), (#"[[1,],{"a":[2,],},]"#, #"[[1],{"a":[2]}]"#),
+            (#"[ 1 , ]"#, #"[1]"#), (#"{"a":{"b":{},},}"#, #"{"a":{"b":{}}}"#), (#"[1,2,"#, nil), (#"[1,,]"#, nil),
+            (#"{"a":1,]"#, nil), (#"[1,}"#, nil), (#"{"a":1,,}"#, nil), (#"[,]"#, nil),
+        ] as [(String, String?)])
+    func trailingCommasCloseTheirOwnContainerOnly(json: String, equivalent: String?) throws {
+        #expect(throws: DecodingError.self) { try LenientJSONDecoder(.strict).decode(JSONValue.self, from: json) }
+        if let equivalent {
+            #expect(
+                try LenientJSONDecoder(.lenient).decode(JSONValue.self, from: json) == JSONValue(parsing: equivalent))
+        } else {
+            #expect(throws: DecodingError.self) { try LenientJSONDecoder(.lenient).decode(JSONValue.self, from: json) }
+        }
+    }
+
+    /// The same at the end of a top-level object without braces (JSON5 with
+    /// `assumesTopLevelDictionary`), which ends with the input.
+    @Test(
+        arguments: [
+            ("a: 1, b: 2,", #"{"a":1,"b":2}"#), ("a: [1,], ", #"{"a":[1]}"#), ("a: 1, }", nil), ("a: 1,,", nil),
+        ]
+            as [(String, String?)])
+    func aTrailingCommaEndsATopLevelObjectWithoutBraces(json5: String, equivalent: String?) throws {
+        let decoder = LenientJSONDecoder(.lenient)
+        decoder.allowsJSON5 = true
+        decoder.assumesTopLevelDictionary = true
+        if let equivalent {
+            #expect(try decoder.decode(JSONValue.self, from: json5) == JSONValue(parsing: equivalent))
+        } else {
+            #expect(throws: DecodingError.self) { try decoder.decode(JSONValue.self, from: json5) }
+        }
+    }
+
     @Test func typeMismatchHasCodingPath() throws {
         let error = try #require(throws: DecodingError.self) {
             try LenientJSONDecoder(.strict).decode(Book.self, from: #"{"name":"x","page":1,"tags":[1],"ratings":{}}"#)
