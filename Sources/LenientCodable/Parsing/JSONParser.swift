@@ -211,11 +211,9 @@ struct JSONParser {
                 if separator == UInt8(ascii: ",") {
                     position += 1
                     try skipWhitespace()
-                    // A comma before the end (one test, the rare answer asked about first).
-                    if allowsTrailingCommas, atEnd || byte(at: position) == closing {
-                        if isImplicit {
-                            if atEnd { return }
-                        } else if !atEnd {
+                    if allowsTrailingCommas {
+                        if isImplicit && atEnd { return }
+                        if !isImplicit && !atEnd && byte(at: position) == closing {
                             position += 1
                             closeContainer()
                             continue afterValue
