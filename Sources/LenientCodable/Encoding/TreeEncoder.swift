@@ -58,6 +58,11 @@ final class TreeEncoder: Encoder {
     /// of its instructions.
     static let unguardedDepth = 6
 
+    /// The node this encoder last handed out a keyed or unkeyed container for, and which kind
+    /// (`-1`: none since it was given its node): a value that asks for both kinds of one encoder
+    /// would otherwise lose what it wrote through the first (``noteSecondContainerKind(keyed:)``).
+    @exclusivity(unchecked) private var containerMade: (node: Int32, keyed: Bool) = (-1, false)
+
     init(tree: EncodingTree, node: Int32, parent: TreeEncoder?, key: (any CodingKey)?) {
         self.tree = tree
         self.node = node
@@ -81,6 +86,8 @@ final class TreeEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // An object already encoded here (a keyed container asked for twice, or a dictionary
         // encoded through the single value container) is kept and added to, as Foundation does.
+        if containerMade.node == node && !containerMade.keyed { noteSecondContainerKind(keyed: true) }
+        containerMade = (node, true)
         tree.makeObject(node)
         var plan: KeyPlan?
         if let currentType, tree.traits(of: currentType).traits.contains(.keyPlan) {
@@ -91,6 +98,8 @@ final class TreeEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if containerMade.node == node && containerMade.keyed { noteSecondContainerKind(keyed: false) }
+        containerMade = (node, false)
         tree.makeArray(node)
         return TreeUnkeyedEncodingContainer(encoder: self, node: node, suffix: .root)
     }
@@ -99,12 +108,29 @@ final class TreeEncoder: Encoder {
         self
     }
 
+    /// Fails the encode (when it ends, as containers cannot throw) for a value that asked this
+    /// encoder for a keyed container and an unkeyed one: one replaces the other, and what was
+    /// written through the first would be lost. `JSONEncoder` traps there.
+    @inline(never)
+    private func noteSecondContainerKind(keyed: Bool) {
+        let (asked, before) = keyed ? ("a keyed", "an unkeyed") : ("an unkeyed", "a keyed")
+        tree.record(
+            EncodingError.invalidValue(
+                currentType.map { "\($0)" } ?? "value",
+                .init(
+                    codingPath: codingPath,
+                    debugDescription:
+                        "\(currentType.map { "\($0)" } ?? "A value") asked its encoder for \(asked) container after \(before) one; one value is encoded into one kind of container."
+                )))
+    }
+
     // MARK: - Sub-encoders
 
     private func borrowEncoder(node: Int32, key: any CodingKey) -> TreeEncoder {
         if let spare {
             self.spare = nil
             spare.node = node
+            spare.containerMade = (-1, false)
             spare.key = key
             spare.parent = self
             spare.depth = depth + 1
@@ -147,9 +173,11 @@ final class TreeEncoder: Encoder {
 
     /// Lets go of the sub-encoders this encoder keeps for reuse, and theirs: once the call has
     /// ended, an encoder user code was given may be held only by a `weak` or `unowned`
-    /// reference, which must then find it gone rather than reused by a later call.
+    /// reference, which must then find it gone rather than reused by a later call. Forgets the
+    /// kind of container it made, too: the next call writes its root afresh.
     func dropSpareEncoders() {
         spare = nil
+        containerMade = (-1, false)
     }
 
     /// An encoder for `superEncoder()`: handed to the value to keep as it likes, so the tree
@@ -679,7 +707,11 @@ extension TreeEncoder: SingleValueEncodingContainer {
         if tree.hasConverters, try encodeConvertedSlowPath(value, into: node, key: nil) { return }
         tree.setLiteral(node, value.description)
     }
-    func encode<T: Encodable>(_ value: T) throws { try encode(value, into: node, key: nil) }
+    func encode<T: Encodable>(_ value: T) throws {
+        // A value handed over whole starts the node again: its containers are its own.
+        containerMade = (-1, false)
+        try encode(value, into: node, key: nil)
+    }
 }
 
 // MARK: - Arrays and dictionaries with String keys

@@ -228,6 +228,82 @@ extension EncoderFoundationEdgeTests {
     }
 }
 
+/// A value that asks one encoder for a keyed container and then an unkeyed one (or the other way
+/// round) would lose what it wrote through the first: `JSONEncoder` traps there, and
+/// `LenientJSONEncoder` throws once the encode ends (containers cannot throw), naming the value.
+@Suite struct SecondContainerKindTests {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    struct BothKinds: Encodable {
+        var keyedFirst: Bool
+        func encode(to encoder: any Encoder) throws {
+            if keyedFirst {
+                var keyed = encoder.container(keyedBy: Key.self)
+                try keyed.encode(1, forKey: Key("a"))
+                var list = encoder.unkeyedContainer()
+                try list.encode(2)
+            } else {
+                var list = encoder.unkeyedContainer()
+                try list.encode(2)
+                var keyed = encoder.container(keyedBy: Key.self)
+                try keyed.encode(1, forKey: Key("a"))
+            }
+        }
+    }
+
+    struct Holder: Encodable {
+        var inner: BothKinds
+    }
+
+    @Test(arguments: [true, false])
+    func aValueAskingForBothKindsFailsTheEncode(keyedFirst: Bool) throws {
+        let encoder = LenientJSONEncoder()
+        for value in [Holder(inner: BothKinds(keyedFirst: keyedFirst))] {
+            let error = try #require(throws: EncodingError.self) { try encoder.encode(value) }
+            guard case .invalidValue(_, let context) = error else {
+                Issue.record("\(error)")
+                continue
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["inner"])
+            #expect(context.debugDescription.contains("BothKinds asked its encoder for"))
+        }
+        #expect(throws: EncodingError.self) { try encoder.encode([BothKinds(keyedFirst: keyedFirst)]) }
+        // The same encoder then encodes other values as before.
+        #expect(String(decoding: try encoder.encode([1, 2]), as: UTF8.self) == "[1,2]")
+        #expect(String(decoding: try encoder.encode(["a": 1]), as: UTF8.self) == #"{"a":1}"#)
+    }
+
+    /// A key written twice holds the second value, whatever kind each is; a keyed container asked
+    /// for twice adds to one object; and the root of one call is not the root of the next.
+    struct Rewrites: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Key.self)
+            try keyed.encode([1, 2], forKey: Key("x"))
+            try keyed.encode(["k": 3], forKey: Key("x"))
+            var again = encoder.container(keyedBy: Key.self)
+            try again.encode(4, forKey: Key("y"))
+        }
+    }
+
+    @Test func rewritingAKeyOrAskingTheSameKindAgainIsNoSecondKind() throws {
+        let encoder = LenientJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .sortedKeys
+        for _ in 0..<2 {
+            #expect(try encoder.encode(Rewrites()) == foundation.encode(Rewrites()))
+            #expect(try encoder.encode([Rewrites()]) == foundation.encode([Rewrites()]))
+            #expect(String(decoding: try encoder.encode([0]), as: UTF8.self) == "[0]")
+        }
+    }
+}
+
 /// Under a key strategy other than the default, Foundation writes a `[String: Value]` itself and
 /// leaves the key the dictionary was given under out of its values' coding paths; with the
 /// default strategy it encodes the dictionary through a keyed container, under that key. Code
