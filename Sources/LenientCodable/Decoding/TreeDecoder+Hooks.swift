@@ -449,6 +449,9 @@ extension TreeDecoder {
         // what it overspent.
         let budget = retryBudget
         inner.retryBudget = addsAllowance ? budget &+ inner.retryBudget : budget
+        let foundationBudget = foundationRetryBudget
+        inner.foundationRetryBudget =
+            addsAllowance ? foundationBudget &+ inner.foundationRetryBudget : foundationBudget
         let rewrites = rewriteBudget
         // JSON text adds eight times its own size, without the floor a whole document brings:
         // many small strings must not bring a mebibyte each.
@@ -470,6 +473,7 @@ extension TreeDecoder {
             missingValuesDefaulted &+= inner.missingValuesDefaulted
             if stackExhaustion == nil { stackExhaustion = inner.stackExhaustion }
             retryBudget = min(budget, inner.retryBudget)
+            foundationRetryBudget = min(foundationBudget, inner.foundationRetryBudget)
             // What the inner decoder overspent of this one's budget, charged here and up the
             // chain of super decoders.
             _ = spendRewriteBudget(rewrites - min(rewrites, inner.rewriteBudget))

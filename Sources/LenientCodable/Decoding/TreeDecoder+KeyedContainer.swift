@@ -391,7 +391,13 @@ extension TreeDecoder {
         /// no properties of their own.
         private func isOwnKeyOfAnotherProperty(_ keyIndex: Int, besides name: String) -> Bool {
             let tree = decoder.tree
-            if let plan, plan.propertyReads(jsonKey: tree.string(at: keyIndex), besides: name) { return true }
+            if let plan,
+                plan.propertyReads(
+                    jsonKey: tree.string(at: keyIndex), besides: name,
+                    isCodingKey: { Key(stringValue: $0) != nil && decoder.keyTypeNamesOnlyItsKeys(Key.self) })
+            {
+                return true
+            }
             if isTagBesidePayload(keyIndex) { return true }
             let memberName = plan?.strategy != nil ? tree.string(at: keyIndex) : convertedName(ofKeyAt: keyIndex)
             guard memberName != name, Key(stringValue: memberName) != nil else { return false }

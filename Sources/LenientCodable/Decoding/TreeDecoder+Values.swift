@@ -420,7 +420,7 @@ extension TreeDecoder {
             // metadata on every call.
             if looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching {
                 // Past the retry budget, Foundation's value, and no loose matching from here on.
-                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { withdrawsLooseMatching = true }
+                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { prepareFoundationsOnlyRetry(on: index) }
                 do {
                     let value = try decodeAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
@@ -463,13 +463,19 @@ extension TreeDecoder {
         // answered from what their retries kept (``LooseRetryValues``), so that a chain of them
         // costs each level once, and a long array of them does not spend the budget of its last.
         // The bookkeeping of keys read loosely inside it has a budget of its own.
+        let foundationsOnly = retriesForFoundationsOnly || withdrawsLooseMatching
+        retriesForFoundationsOnly = false
         let work = containersMade
         var bookkeeping = forgetLooseReads(inside: index)
         // (A class's values are not kept, below: the types around it decode its value again,
         // and those decodes are charged to their own retries.)
         let keeps = !(T.self is AnyObject.Type)
         defer {
-            retryBudget -= max(1, containersMade &- work)
+            if foundationsOnly {
+                foundationRetryBudget -= max(1, containersMade &- work)
+            } else {
+                retryBudget -= max(1, containersMade &- work)
+            }
             looseBookkeepingBudget -= bookkeeping
         }
         let attempt = FoundationAttempt(index: index, type: ObjectIdentifier(T.self))
@@ -501,9 +507,9 @@ extension TreeDecoder {
         rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
         let foundationsCounts = (keysFound &- countsBefore.0, missingValuesDefaulted &- countsBefore.1)
-        // Past the retry budget (``withdrawsLooseMatching``): Foundation's value, without a
-        // decode with what loose matching finds, which nothing matches any more.
-        if withdrawsLooseMatching {
+        // Past the retry budget (``prepareFoundationsOnlyRetry(on:)``): Foundation's value, without
+        // a decode with what loose matching finds.
+        if foundationsOnly {
             if keeps {
                 looseRetryValues[attempt] = LooseRetryValues(
                     step: LooseRetryValues.step(of: path),
@@ -765,7 +771,7 @@ extension TreeDecoder {
         } catch {
             guard looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching else { throw error }
             // Past the retry budget, this retry is the last: no loose matching from here on.
-            if !spendRetryBudget(on: index) { withdrawsLooseMatching = true }
+            if !spendRetryBudget(on: index) && !spendFoundationRetryBudget(on: index) { withdrawsLooseMatching = true }
             let failure = error
             suppressesLooseMatching = true
             defer { suppressesLooseMatching = false }
@@ -827,7 +833,9 @@ extension TreeDecoder {
                 // around it, and without the budget would cost the cube of its depth.
                 if !suppressesLooseMatching, !withdrawsLooseMatching {
                     // Past the retry budget, Foundation's value, and no loose matching from here on.
-                    if looseBookkeepingBudget <= 0 || !spendRetryBudget(on: index) { withdrawsLooseMatching = true }
+                    if looseBookkeepingBudget <= 0 || !spendRetryBudget(on: index) {
+                        prepareFoundationsOnlyRetry(on: index)
+                    }
                     return decodeAfterSucceededLooseMatch(
                         type, value: value, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before,
                         reportMark: mark)
@@ -848,7 +856,7 @@ extension TreeDecoder {
             // No `try?`: an optional of `T` would have this generic function look up its metadata.
             if looseMatches != looseBefore, !suppressesLooseMatching, !withdrawsLooseMatching {
                 // Past the retry budget, Foundation's value, and no loose matching from here on.
-                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { withdrawsLooseMatching = true }
+                if retryBudget <= 0 || looseBookkeepingBudget <= 0 { prepareFoundationsOnlyRetry(on: index) }
                 do {
                     return try decodeAtTopAfterFailedLooseMatch(
                         type, failure: error, at: index, path: path, isCurrent: isCurrent, refusalsBefore: before)

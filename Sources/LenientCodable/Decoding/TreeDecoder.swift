@@ -556,6 +556,7 @@ final class TreeDecoder: Decoder {
         inFoundationPass = parent.inFoundationPass
         stackExhaustion = parent.stackExhaustion
         retryBudget = min(retryBudget, parent.retryBudget)
+        foundationRetryBudget = min(foundationRetryBudget, parent.foundationRetryBudget)
         looseBookkeepingBudget = min(looseBookkeepingBudget, parent.looseBookkeepingBudget)
         rewriteBudget = min(rewriteBudget, parent.rewriteBudget)
         stackGuard = parent.stackGuard
@@ -620,11 +621,23 @@ final class TreeDecoder: Decoder {
     /// (``decodeAfterSucceededLooseMatch(_:value:at:path:isCurrent:refusalsBefore:reportMark:)``).
     @exclusivity(unchecked) var looseFailures = 0
     @exclusivity(unchecked) var suppressesLooseMatching = false
-    /// Whether loose matching stopped for the rest of the decode: a failure it caused met the
-    /// retry budget spent, and the type took Foundation's value instead (without this, it would
-    /// fail where Foundation decodes). From then on every key is matched exactly, as Foundation
-    /// matches it, so no later failure needs a retry, and the decode stays linear.
+    /// Whether loose matching stopped for the rest of the decode: a failure it caused met both
+    /// the retry budget and ``foundationRetryBudget`` spent, and the type took Foundation's value
+    /// instead (without this, it would fail where Foundation decodes). From then on every key is
+    /// matched exactly, as Foundation matches it, so no later failure needs a retry, and the
+    /// decode stays linear.
     @exclusivity(unchecked) var withdrawsLooseMatching = false
+    /// Whether the retry about to start after a failure loose matching caused keeps Foundation's
+    /// value alone (set by ``prepareFoundationsOnlyRetry(on:)``, taken by the retry).
+    @exclusivity(unchecked) var retriesForFoundationsOnly = false
+    /// What retries past the retry budget may still cost: each decodes a value once more
+    /// without loose matching, for Foundation's value, where a type failed on what loose
+    /// matching found. Twice the retry budget: a chain of such types spends it level after
+    /// level, so that what follows the chain keeps loose matching.
+    @exclusivity(unchecked) var foundationRetryBudget: Int
+
+    /// The budget of retries past the retry budget a tree brings: twice the retry budget.
+    static func foundationRetryAllowance(for tree: JSONTree) -> Int { 8 * tree.nodes.count + 64 }
 
     /// The bytes that JSON returned by hooks and transforms may still take, when it differs from
     /// what they were given: such JSON is written and parsed into a tree of its own, at the cost
@@ -675,6 +688,29 @@ final class TreeDecoder: Decoder {
         guard retryBudget > 0 else { return false }
         retryBudget -= node.containerEnd - index
         return true
+    }
+
+    /// Takes the cost of decoding the value at `index` again from ``foundationRetryBudget``;
+    /// `false` when it is spent. A scalar costs nothing.
+    func spendFoundationRetryBudget(on index: Int) -> Bool {
+        let node = tree[index]
+        guard node.kind == .array || node.kind == .object else { return true }
+        guard foundationRetryBudget > 0 else { return false }
+        foundationRetryBudget -= node.containerEnd - index
+        return true
+    }
+
+    /// For a type that failed on what loose matching found once the retry budget is spent: its
+    /// retry keeps Foundation's value, paid from ``foundationRetryBudget``; once that is spent
+    /// too, loose matching stops for the rest of the decode (``withdrawsLooseMatching``).
+    func prepareFoundationsOnlyRetry(on index: Int) {
+        // Charged what the retry does (the types inside it that were retried before answer from
+        // what their retries kept), by the retry itself.
+        if foundationRetryBudget > 0 {
+            retriesForFoundationsOnly = true
+        } else {
+            withdrawsLooseMatching = true
+        }
     }
 
     /// Counts of the lenient keyed containers' work, which tell an element object of which no
@@ -759,6 +795,7 @@ final class TreeDecoder: Decoder {
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
+        foundationRetryBudget = TreeDecoder.foundationRetryAllowance(for: tree)
         looseBookkeepingBudget = 32 &* tree.nodes.count &+ (1 << 20)
         rewriteBudget = TreeDecoder.rewriteAllowance(for: tree)
         self.depthBase = depthBase

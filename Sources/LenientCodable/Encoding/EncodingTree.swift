@@ -147,6 +147,12 @@ final class EncodingTree {
     /// itself, where the tag wins (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``). Only
     /// assigned whole, so exempt from the dynamic exclusivity check.
     @exclusivity(unchecked) var payloadTag: (node: Int32, key: String)?
+    /// The tags of the internally tagged payloads being encoded, outermost first: each payload's
+    /// node, its tag key, and the node its members then move into (its enum's), which is the
+    /// payload node of the tag before it when that enum is itself a payload. A `nil` optional of
+    /// a payload is refused under any of the tags its members end up beside
+    /// (``TreeEncoder/encodeBesideTag(tag:tagKey:_:)``).
+    @exclusivity(unchecked) var payloadTags: [(node: Int32, key: String, host: Int32)] = []
     /// The `super` members that keyed containers' `superEncoder()` handed out: a superclass
     /// writes its object there, and a subclass's ``UnknownKeys`` kept `super` whole (the decoder
     /// cannot know what the superclass reads), so what was kept is merged into that object, the
@@ -427,6 +433,7 @@ final class EncodingTree {
         if !pendingUnknownKeys.isEmpty { pendingUnknownKeys = [] }
         if !absentMembers.isEmpty { absentMembers = [] }
         payloadTag = nil
+        if !payloadTags.isEmpty { payloadTags = [] }
         if !superObjects.isEmpty { superObjects = [] }
         if !objectsWithBags.isEmpty { objectsWithBags = [] }
         return true

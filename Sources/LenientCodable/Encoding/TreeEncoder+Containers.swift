@@ -292,13 +292,32 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
     }
 
-    /// Refuses a `nil` optional of an internally tagged payload under the tag key: left out, the
-    /// decoder would read the tag in its place; written `null`, it would replace the tag.
+    /// Refuses a `nil` optional of an internally tagged payload that the decoder would look for
+    /// under a tag its members go beside (the payload's own, and an enclosing enum's when that
+    /// enum is a payload too): left out, the decoder would read the tag in its place; written
+    /// `null`, it would replace the tag. The property's key is the one the decoder looks up: its
+    /// mapping's keys (none when it is ignored), else its coding key as written.
     @inline(never)
     private func checkAbsentIsNotTheTag(_ key: Key) throws {
-        guard let payloadTag = encoder.tree.payloadTag, encoder.jsonKey(for: key, suffix: suffix) == payloadTag.key
-        else { return }
-        throw TaggedPayloadProblem.writesTheTagKey
+        let tags = encoder.tree.payloadTags
+        var host = node
+        for tag in tags.reversed() {
+            guard tag.node == host else { break }
+            if absentPropertyReads(tag.key, key) { throw TaggedPayloadProblem.leavesNilAtATag(tag.key) }
+            host = tag.host
+        }
+    }
+
+    /// Whether the decoder looks up the JSON key `jsonKey` for the property of `key`.
+    private func absentPropertyReads(_ jsonKey: String, _ key: Key) -> Bool {
+        switch plan?.entry(for: key.stringValue) {
+        case .ignored?:
+            return false
+        case .sources(let candidates)?:
+            return candidates.contains { $0.count == 1 && $0[0].index == nil && $0[0].text == jsonKey }
+        case nil:
+            return encoder.jsonKey(for: key, suffix: suffix) == jsonKey
+        }
     }
 
     /// What a type with a key plan does after one of its values is written: its encoding

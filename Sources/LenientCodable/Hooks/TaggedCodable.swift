@@ -183,6 +183,8 @@ extension TaggedCodable {
                 "does not encode as an object, so its members cannot go beside the tag \"\(tagKey)\"; set contentKey to write it under a key of its own"
             case .writesTheTagKey:
                 "writes the key \"\(tagKey)\" itself, which would replace the tag"
+            case .leavesNilAtATag(let key):
+                "has a nil optional at the key \"\(key)\", where a tag is written: left out, decoding reads the tag into it, and written null, it replaces the tag"
             }
         return EncodingError.invalidValue(
             variant.tag,

@@ -17,6 +17,9 @@ enum TaggedPayloadProblem: Error {
     case notAnObject
     /// The payload writes a member under the tag key.
     case writesTheTagKey
+    /// The payload has a `nil` optional at this key, under which a tag its members go beside is
+    /// written (its own enum's, or an enclosing one's): left out, decoding reads the tag into it.
+    case leavesNilAtATag(String)
 }
 
 /// What a payload asked for that it may not have, for the containers that cannot throw when they
@@ -167,59 +170,65 @@ struct TagGuardingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     // A `nil` under the tag key is refused too: left out, the decoder reads the tag in its place.
+    // Handed on to the base container, which may guard an enclosing enum's tag.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { return try encode(value, forKey: key) }
-        try check(key)
+        try absent(value, forKey: key)
+    }
+
+    private mutating func absent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if key.stringValue == encoder.tagKey { throw TaggedPayloadProblem.leavesNilAtATag(encoder.tagKey) }
+        try base.encodeIfPresent(value, forKey: key)
     }
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try check(key) }
+        if let value { try encode(value, forKey: key) } else { try absent(value, forKey: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -312,7 +321,11 @@ extension TreeEncoder {
         // another case) is left out: the tag wins, as it did over kept members beside it.
         let enclosingPayloadTag = tree.payloadTag
         tree.payloadTag = (node: payloadNode, key: jsonTagKey)
-        defer { tree.payloadTag = enclosingPayloadTag }
+        tree.payloadTags.append((node: payloadNode, key: jsonTagKey, host: node))
+        defer {
+            tree.payloadTag = enclosingPayloadTag
+            tree.payloadTags.removeLast()
+        }
         try encodePayload(payloadEncoder)
         // A payload that kept its encoder may write into the tree after the call.
         if !isKnownUniquelyReferenced(&payloadEncoder) { tree.hasOutsideEncoders = true }

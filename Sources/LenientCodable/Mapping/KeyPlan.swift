@@ -192,10 +192,16 @@ final class KeyPlan: @unchecked Sendable {
 
     /// Whether a property other than `propertyName` reads the member `jsonKey` (as written in the
     /// JSON) under its own key: a key or the first key of a path its mapping names, or its coding
-    /// key as the type's strategy spells it (among the names asked for so far).
-    func propertyReads(jsonKey: String, besides propertyName: String) -> Bool {
+    /// key as the type's strategy spells it. `isCodingKey` tells the names of the type's coding
+    /// keys: a strategy's spelling is traced back through the spellings a name usually has
+    /// (``KeyStrategy/propertyNameCandidates(for:)``), so that the answer depends on the type
+    /// alone, never on which properties earlier decodes asked for.
+    func propertyReads(jsonKey: String, besides propertyName: String, isCodingKey: (String) -> Bool) -> Bool {
         if let readers = readersOfFirstKeys[jsonKey], readers.contains(where: { $0 != propertyName }) { return true }
-        return namesAskedFor(withStrategyKey: jsonKey).contains { $0 != propertyName && entries[$0] == nil }
+        guard strategy != nil else { return false }
+        return KeyStrategy.propertyNameCandidates(for: jsonKey).contains { name in
+            name != propertyName && entries[name] == nil && isCodingKey(name) && strategyKey(for: name)?.text == jsonKey
+        }
     }
 
     /// The key order for a decode: the shared one once a decode has finished learning it,

@@ -278,6 +278,25 @@ import Testing
         static let keyStrategy: KeyStrategy? = .snakeCase
     }
 
+    /// The same, `username` declared first: asked for before `userName` is.
+    struct SpelledAfter: Codable, Equatable, KeyMapping {
+        var username: String?
+        var userName: String?
+        static let keyStrategy: KeyStrategy? = .snakeCase
+    }
+
+    /// What another property's strategy spelling reads depends on the type alone: the first
+    /// decode in the process and every later one give the same value, whichever property asks
+    /// first.
+    @Test func aStrategySpellingIsAnotherPropertysFromTheFirstDecodeOn() throws {
+        let json = Data(#"{"user_name":"x"}"#.utf8)
+        for _ in 0..<3 {
+            #expect(try LenientJSONDecoder().decode(SpelledAfter.self, from: json) == SpelledAfter(userName: "x"))
+        }
+        _ = try Self.roundTrip(SpelledAfter(username: nil, userName: "x"))
+        _ = try Self.roundTrip(SpelledAfter(username: "y", userName: "x"))
+    }
+
     @Test func looseMatchingNeverTakesAMemberAnotherPropertysMappingReads() throws {
         #expect(try Self.roundTrip(Login(userName: nil, login: "ada")) == #"{"user_name":"ada"}"#)
         _ = try Self.roundTrip(FallbackLogin(userName: nil, login: "ada"))

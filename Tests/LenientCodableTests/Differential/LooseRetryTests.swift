@@ -835,4 +835,42 @@ struct LooseRetryTests {
         let top = try LenientJSONDecoder().decode(Level.self, from: Data(Self.chain(depth: depth).utf8))
         #expect(top.depth == depth)
     }
+
+    struct Member: Codable, Equatable {
+        var userName: String
+        var age: Int?
+    }
+
+    struct LevelsThenMembers: Decodable, Equatable {
+        var levels: [Level]
+        var members: [Member]
+    }
+
+    /// A chain that spends the retry budget takes Foundation's value for itself alone: what
+    /// comes after it is still found under other spellings, and reported.
+    @Test(arguments: [7, 40])
+    func whatFollowsAChainPastTheBudgetKeepsLooseMatching(depth: Int) throws {
+        let text =
+            #"{"levels":[\#(Self.chain(depth: depth))],"members":[{"user_name":"bob","Age":3},{"userName":"amy","AGE":4}]}"#
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(LevelsThenMembers.self, from: Data(text.utf8))
+        #expect(value.levels.map(\.depth) == [depth])
+        #expect(value.members == [Member(userName: "bob", age: 3), Member(userName: "amy", age: 4)])
+        let fallbacks = report.issues.filter { $0.kind == .keyFallback }.map(\.jsonPath)
+        #expect(fallbacks.contains { $0.hasSuffix("members[0].user_name") })
+        #expect(fallbacks.contains { $0.hasSuffix("members[0].Age") })
+        #expect(fallbacks.contains { $0.hasSuffix("members[1].AGE") })
+        #expect(!report.issues.contains { $0.kind == .droppedElement })
+    }
+
+    /// A chain so deep that its retries spend the second budget too: loose matching then stops
+    /// for the rest of the decode, which stays linear, and what follows gets Foundation's value.
+    @Test func pastBothBudgetsWhatFollowsGetsFoundationsValue() throws {
+        let text = #"{"levels":[\#(Self.chain(depth: 480))],"members":[{"userName":"amy","AGE":4}]}"#
+        let json = Data(text.utf8)
+        let foundation = try JSONDecoder().decode(LevelsThenMembers.self, from: json)
+        let (value, report) = try LenientJSONDecoder().decodeWithReport(LevelsThenMembers.self, from: json)
+        #expect(value == foundation)
+        #expect(value.members == [Member(userName: "amy", age: nil)])
+        #expect(!report.issues.contains { $0.jsonPath.contains("members") })
+    }
 }

@@ -98,7 +98,7 @@ import Testing
         let value = Optionals.maybe(MaybeLabelled(number: "4242", type: nil))
         // Left out, the decoder would read the tag in its place; written `null`, it would
         // replace the tag.
-        Self.expectRefused(value, saying: #"writes the key "type""#)
+        Self.expectRefused(value, saying: #"has a nil optional at the key "type""#)
         let writingNull = LenientJSONEncoder()
         writingNull.nilEncodingStrategy = .writeNull
         #expect(throws: EncodingError.self) { try writingNull.encode(value) }
@@ -107,6 +107,90 @@ import Testing
         for data in [try LenientJSONEncoder().encode(labelled), try JSONEncoder().encode(labelled)] {
             #expect(try LenientJSONDecoder().decode(Optionals.self, from: data) == labelled)
             #expect(try JSONDecoder().decode(Optionals.self, from: data) == labelled)
+        }
+    }
+
+    /// Payloads whose property at the tag's key is mapped elsewhere, ignored, or whose other
+    /// property is mapped onto the tag key.
+    struct MappedAway: Codable, Equatable, KeyMapping {
+        var type: String?
+        var n: Int
+        static let keyMapping: [String: KeySource] = ["type": "kind"]
+    }
+
+    struct Ignored: Codable, Equatable, KeyMapping {
+        var type: String?
+        var n: Int
+        static let keyMapping: [String: KeySource] = ["type": .ignored]
+        enum CodingKeys: String, CodingKey { case type, n }
+        init(type: String?, n: Int) {
+            self.type = type
+            self.n = n
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decodeIfPresent(String.self, forKey: .type)
+            n = try container.decode(Int.self, forKey: .n)
+        }
+    }
+
+    struct MappedOnto: Codable, Equatable, KeyMapping {
+        var kind: String?
+        var n: Int
+        static let keyMapping: [String: KeySource] = ["kind": "type"]
+    }
+
+    enum Mapped: TaggedCodable, Equatable {
+        case away(MappedAway)
+        case ignored(Ignored)
+        case onto(MappedOnto)
+
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Mapped>] = [
+            .init("away", MappedAway.self, Mapped.away), .init("ignored", Ignored.self, Mapped.ignored),
+            .init("onto", MappedOnto.self, Mapped.onto),
+        ]
+    }
+
+    @Test(arguments: [LenientJSONEncoder.NilEncodingStrategy.omitKey, .writeNull])
+    func theKeyANilIsLookedUpUnderIsTheOneItsMappingNames(strategy: LenientJSONEncoder.NilEncodingStrategy) throws {
+        let encoder = LenientJSONEncoder()
+        encoder.nilEncodingStrategy = strategy
+        for value in [Mapped.away(MappedAway(type: nil, n: 1)), .ignored(Ignored(type: nil, n: 2))] {
+            let (back, report) = try LenientJSONDecoder().decodeWithReport(Mapped.self, from: encoder.encode(value))
+            #expect(back == value)
+            #expect(report.issues.isEmpty)
+        }
+        let error = try #require(throws: EncodingError.self) {
+            try encoder.encode(Mapped.onto(MappedOnto(kind: nil, n: 3)))
+        }
+        #expect("\(error)".contains(#"has a nil optional at the key "type""#))
+    }
+
+    /// A payload whose enum is itself a payload: its members go beside both tags.
+    struct Leaf: Codable, Equatable {
+        var type: String?
+        var m: Int
+    }
+
+    enum Inner: TaggedCodable, Equatable {
+        case leaf(Leaf)
+        static let tagKey = "kind"
+        static let variants: [TaggedVariant<Inner>] = [.init("leaf", Leaf.self, Inner.leaf)]
+    }
+
+    enum Outer: TaggedCodable, Equatable {
+        case inner(Inner)
+        static let tagKey = "type"
+        static let variants: [TaggedVariant<Outer>] = [.init("inner", Inner.self, Outer.inner)]
+    }
+
+    @Test func aNilBesideAnEnclosingEnumsTagIsRefusedToo() throws {
+        Self.expectRefused(Outer.inner(.leaf(Leaf(type: nil, m: 1))), saying: #"has a nil optional at the key "type""#)
+        let value = Outer.inner(.leaf(Leaf(type: "inner", m: 1)))
+        for data in [try LenientJSONEncoder().encode(value), try JSONEncoder().encode(value)] {
+            #expect(try LenientJSONDecoder().decode(Outer.self, from: data) == value)
+            #expect(try JSONDecoder().decode(Outer.self, from: data) == value)
         }
     }
 
