@@ -295,16 +295,16 @@ extension TreeDecoder {
             guard case .model = traits.kind, readKeys == nil else {
                 return try unwrapLenientSlowPath(type, at: index, path: path, isCurrent: isCurrent)
             }
-        } else if readKeys != nil {
-            return try decodeReportingUnknownKeys(type, at: index, path: path, isCurrent: isCurrent)
+            let mark = reportMark
+            do {
+                return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
+            } catch {
+                guard mayForgive() else { throw error }
+                return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
+            }
         }
-        let mark = reportMark
-        do {
-            return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
-        } catch {
-            guard isLenient, mayForgive() else { throw error }
-            return try secondChance(type, after: error, at: index, path: path, reportMark: mark)
-        }
+        if readKeys != nil { return try decodeReportingUnknownKeys(type, at: index, path: path, isCurrent: isCurrent) }
+        return try decodeModel(type, at: index, path: path, isCurrent: isCurrent, traits: traits)
     }
 
     /// A model decoded without forgiveness while unknown keys are reported: what it leaves
