@@ -507,9 +507,8 @@ extension TreeDecoder {
         rememberFoundationFailure(of: T.self, at: index, FailedByLooseMatch(failure: failure))
         let foundationsIssues = report.map { Array($0.issues[mark...]) } ?? []
         let foundationsCounts = (keysFound &- countsBefore.0, missingValuesDefaulted &- countsBefore.1)
-        // Past the retry budget (``prepareFoundationsOnlyRetry(on:)``): Foundation's value, without
-        // a decode with what loose matching finds.
-        if foundationsOnly {
+        /// Keeps Foundation's value alone for the types around it, as the one this returns.
+        func keepFoundationsValue() -> T {
             if keeps {
                 looseRetryValues[attempt] = LooseRetryValues(
                     step: LooseRetryValues.step(of: path),
@@ -518,6 +517,9 @@ extension TreeDecoder {
             }
             return foundations
         }
+        // Past the retry budget (``prepareFoundationsOnlyRetry(on:)``): Foundation's value, without
+        // a decode with what loose matching finds.
+        if foundationsOnly { return keepFoundationsValue() }
         rollbackReport(to: mark)
         let forgivingCountsBefore = (keysFound, missingValuesDefaulted)
         // An instance of a class is never handed out twice: two properties would share it, and
@@ -539,13 +541,7 @@ extension TreeDecoder {
         } catch {
             rollbackReport(to: mark)
             report?.issues.append(contentsOf: foundationsIssues)
-            if keeps {
-                looseRetryValues[attempt] = LooseRetryValues(
-                    step: LooseRetryValues.step(of: path),
-                    foundations: (foundations, foundationsIssues, foundationsCounts), forgiven: nil,
-                    forgivingFailed: true)
-            }
-            return foundations
+            return keepFoundationsValue()
         }
     }
 

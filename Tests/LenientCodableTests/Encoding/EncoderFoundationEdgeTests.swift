@@ -232,13 +232,7 @@ extension EncoderFoundationEdgeTests {
 /// round) would lose what it wrote through the first: `JSONEncoder` traps there, and
 /// `LenientJSONEncoder` throws once the encode ends (containers cannot throw), naming the value.
 @Suite struct SecondContainerKindTests {
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    typealias Key = EncoderFoundationEdgeTests.Key
 
     struct BothKinds: Encodable {
         var keyedFirst: Bool
