@@ -632,8 +632,10 @@ final class TreeDecoder: Decoder {
     @exclusivity(unchecked) var retriesForFoundationsOnly = false
     /// What retries past the retry budget may still cost: each decodes a value once more
     /// without loose matching, for Foundation's value, where a type failed on what loose
-    /// matching found. Twice the retry budget: a chain of such types spends it level after
-    /// level, so that what follows the chain keeps loose matching.
+    /// matching found. As large as the retry budget: a chain of such types a few dozen levels
+    /// deep spends it, so that what follows keeps loose matching, and a longer one cannot more
+    /// than double the decode's retries (which cost a chain of classes, each decoded again by
+    /// every retry around it, the square of its depth).
     @exclusivity(unchecked) var foundationRetryBudget: Int
 
     /// The bytes that JSON returned by hooks and transforms may still take, when it differs from
@@ -795,7 +797,7 @@ final class TreeDecoder: Decoder {
     ) {
         self.tree = tree
         retryBudget = TreeDecoder.retryAllowance(for: tree)
-        foundationRetryBudget = 2 &* retryBudget
+        foundationRetryBudget = retryBudget
         looseBookkeepingBudget = 32 &* tree.nodes.count &+ (1 << 20)
         rewriteBudget = TreeDecoder.rewriteAllowance(for: tree)
         self.depthBase = depthBase

@@ -296,7 +296,8 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// under a tag its members go beside (the payload's own, and an enclosing enum's when that
     /// enum is a payload too): left out, the decoder would read the tag in its place; written
     /// `null`, it would replace the tag. The property's key is the one the decoder looks up: its
-    /// mapping's keys (none when it is ignored), else its coding key as written.
+    /// mapping's keys (none when it is ignored), else its coding key as the type's own key
+    /// strategy spells it, or as written.
     @inline(never)
     private func checkAbsentIsNotTheTag(_ key: Key) throws {
         let tags = encoder.tree.payloadTags
@@ -316,6 +317,8 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         case .sources(let candidates)?:
             return candidates.contains { $0.count == 1 && $0[0].index == nil && $0[0].text == jsonKey }
         case nil:
+            // The type's own key strategy spells the key the decoder looks up, where it has one.
+            if let spelled = plan?.strategyKey(for: key.stringValue) { return spelled.text == jsonKey }
             return encoder.jsonKey(for: key, suffix: suffix) == jsonKey
         }
     }

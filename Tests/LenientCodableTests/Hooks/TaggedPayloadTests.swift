@@ -167,6 +167,28 @@ import Testing
         #expect("\(error)".contains(#"has a nil optional at the key "type""#))
     }
 
+    /// A payload whose own key strategy spells a property as the tag key.
+    struct Spelled: Codable, Equatable, KeyMapping {
+        var number: String
+        var typeId: String?
+        static let keyStrategy: KeyStrategy? = .snakeCase
+    }
+
+    enum BySpelling: TaggedCodable, Equatable {
+        case spelled(Spelled)
+        static let tagKey = "type_id"
+        static let variants: [TaggedVariant<BySpelling>] = [.init("spelled", Spelled.self, BySpelling.spelled)]
+    }
+
+    @Test func aNilThePayloadsOwnStrategySpellsAsTheTagKeyIsRefused() throws {
+        let error = try #require(throws: EncodingError.self) {
+            try LenientJSONEncoder().encode(BySpelling.spelled(Spelled(number: "1", typeId: nil)))
+        }
+        #expect("\(error)".contains(#"has a nil optional at the key "type_id""#))
+        let value = BySpelling.spelled(Spelled(number: "1", typeId: "spelled"))
+        #expect(try LenientJSONDecoder().decode(BySpelling.self, from: LenientJSONEncoder().encode(value)) == value)
+    }
+
     /// A payload whose enum is itself a payload: its members go beside both tags.
     struct Leaf: Codable, Equatable {
         var type: String?
