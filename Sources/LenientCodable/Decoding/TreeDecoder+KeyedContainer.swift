@@ -386,7 +386,7 @@ extension TreeDecoder {
         /// Whether the member at `keyIndex` is read exactly by a property of this type other than
         /// `name`: its key, as the decoder's key strategy converts it, is one of the coding keys;
         /// or the type's key mapping or key strategy spells another property's key so
-        /// (``KeyPlan/propertyReads(jsonKey:besides:)``); or it is the tag of a ``TaggedCodable``
+        /// (``KeyPlan/propertyReads(jsonKey:besides:isCodingKey:)``); or it is the tag of a ``TaggedCodable``
         /// enum whose payload this is. Coding keys that take any string (a dynamic key type) name
         /// no properties of their own.
         private func isOwnKeyOfAnotherProperty(_ keyIndex: Int, besides name: String) -> Bool {

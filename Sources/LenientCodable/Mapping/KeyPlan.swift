@@ -41,7 +41,7 @@ final class KeyPlan: @unchecked Sendable {
     private let entries: [String: Entry]
     /// The first key of each candidate of each mapped property, to the properties that read it:
     /// a member another property reads under its own key, which loose matching never takes
-    /// (``propertyReads(jsonKey:besides:)``).
+    /// (``propertyReads(jsonKey:besides:isCodingKey:)``).
     private let readersOfFirstKeys: [String: [String]]
     /// The type's own strategy for properties without an entry.
     let strategy: KeyStrategy?
