@@ -356,4 +356,30 @@ import Testing
         #expect(try kept.decode(String.self, forKey: TestCodingKey("名前")) == "n")
         #expect(try kept.decode(Int.self, forKey: TestCodingKey("x")) == 0)
     }
+
+    /// Reads sixty fields in order, as a synthesized `init(from:)` would, with a key type that
+    /// names only its own keys, and keeps its container: its loose searches then start past the
+    /// members found in order, and keys whose summary hashes collide are found from the first
+    /// member, both reading the object's keys through the tree's input after `decode` returned.
+    final class InOrderKeeper: Decodable {
+        typealias Key = LooseKeyMatchingTests.FieldKey
+        var kept: KeyedDecodingContainer<Key>?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            for name in Key.names.dropLast() { _ = try container.decode(Int.self, forKey: Key(stringValue: name)!) }
+            kept = container
+        }
+    }
+
+    @Test func aKeptContainerSearchesPastTheMembersFoundInOrderAfterTheInputIsGone() throws {
+        var data = LooseKeyMatchingTests.fieldsDocument(reversed: false, nicknames: [(60, #""NICK_NAME":"ada""#)])
+        let keeper = try LenientJSONDecoder().decode(InOrderKeeper.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        _ = (0..<64).map { _ in [UInt8](repeating: 0x78, count: data.count) }
+        let kept = try #require(keeper.kept)
+        #expect(try kept.decodeIfPresent(String.self, forKey: InOrderKeeper.Key(stringValue: "nickName")!) == "ada")
+        for (position, name) in InOrderKeeper.Key.names.dropLast().enumerated().reversed() {
+            #expect(try kept.decode(Int.self, forKey: InOrderKeeper.Key(stringValue: name)!) == position)
+        }
+    }
 }
